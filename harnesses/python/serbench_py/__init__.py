@@ -1,0 +1,1 @@
+"""serbench's Python harness: drives Python serialization libraries through spec/protocol.md."""

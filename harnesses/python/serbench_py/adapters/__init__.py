@@ -1,0 +1,79 @@
+"""One file per library; each defines BENCHES. Registering a library = one line in MODULES.
+
+A capability left as None is unsupported (exit 5), never an `if` on library names.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Callable, Iterable
+
+MODULES = [
+    "baselines",
+    "json_stdlib",
+    "simplejson_",
+    "orjson_",
+    "ujson_",
+    "rapidjson_",
+    "msgpack_",
+    "ormsgpack_",
+    "cbor2_",
+    "bson_",
+    "ubjson_",
+    "ijson_",
+]
+
+JSON_FORMATS = ("json", "json-pretty")
+
+
+@dataclass(frozen=True)
+class Bench:
+    id: str
+    library: str
+    dist: str | None  # distribution whose version is reported; None = the Python runtime
+    formats: tuple[str, ...]
+    encode: Callable[[object], bytes] | None = None  # write
+    decode: Callable[[bytes], object] | None = None  # tree
+    stream: Callable[[bytes], object] | None = None  # incremental, timed: consumes the input
+    stream_hash: Callable[[bytes], int] | None = None  # incremental, checked: hash from the same API
+    notes: str = ""
+    baseline: bool = False
+    baseline_tests: tuple[str, ...] = ()
+
+    @property
+    def tests(self) -> tuple[str, ...]:
+        if self.baseline:
+            return self.baseline_tests
+        caps = (("write", self.encode), ("tree", self.decode), ("incremental", self.stream))
+        return tuple(t for t, fn in caps if fn is not None)
+
+    @property
+    def version(self) -> str:
+        if self.dist is None:
+            import platform
+
+            return platform.python_version()
+        try:
+            return metadata.version(self.dist)
+        except metadata.PackageNotFoundError:
+            return "not installed"
+
+
+def load_all() -> dict[str, Bench]:
+    out: dict[str, Bench] = {}
+    for name in MODULES:
+        mod = importlib.import_module(f"{__name__}.{name}")
+        for b in mod.BENCHES:
+            if b.id in out:
+                raise ValueError(f"duplicate benchmark id {b.id}")
+            out[b.id] = b
+    return out
+
+
+def drain(it: Iterable) -> None:
+    """Consume an iterator at C speed with nothing kept (the incremental sink)."""
+    import collections
+
+    collections.deque(it, maxlen=0)

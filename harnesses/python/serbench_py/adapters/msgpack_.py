@@ -1,0 +1,25 @@
+import io
+
+import msgpack
+import msgpack.fallback
+
+from ..hashing import hash_value
+from . import Bench
+
+CHUNK = 64 * 1024
+
+
+def _stream(data: bytes):
+    # The streaming API: an Unpacker reading a file-like object 64 KiB at a time.
+    return next(msgpack.Unpacker(io.BytesIO(data), read_size=CHUNK, raw=False))
+
+
+BENCHES = [
+    Bench("msgpack", "msgpack (C extension)", "msgpack", ("msgpack",),
+          encode=msgpack._cmsgpack.Packer().pack, decode=msgpack._cmsgpack.unpackb,
+          stream=_stream, stream_hash=lambda d: hash_value(_stream(d)),
+          notes="Cython extension; incremental = Unpacker over a stream, 64 KiB reads"),
+    Bench("msgpack-fallback", "msgpack (pure Python)", "msgpack", ("msgpack",),
+          encode=msgpack.fallback.Packer().pack, decode=msgpack.fallback.unpackb,
+          notes="msgpack.fallback, the pure-Python implementation"),
+]

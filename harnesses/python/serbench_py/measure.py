@@ -1,0 +1,53 @@
+"""The timed loop of the Python harness (spec/protocol.md, `run` steps 3-4).
+
+Clocks are parameters so that tests can drive the loop with a fake clock and get exact numbers.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+MIN_BATCH_NS = 1_000_000  # a sample lasts at least 1 ms: perf_counter's resolution is far finer
+
+
+@dataclass(frozen=True)
+class Sample:
+    iterations: int
+    wall_ns: int
+    cpu_ns: int | None
+
+
+def _batch(op: Callable, arg, n: int) -> None:
+    for _ in range(n):
+        op(arg)
+
+
+def calibrate(op: Callable, arg, target_ns: int, clock: Callable[[], int]) -> tuple[int, int]:
+    """Double the batch from 1 until one batch lasts target_ns; this is also the warm-up.
+    Returns (batch, ns spent calibrating)."""
+    start = clock()
+    batch = 1
+    while True:
+        t0 = clock()
+        _batch(op, arg, batch)
+        if clock() - t0 >= target_ns:
+            return batch, clock() - start
+        batch *= 2
+
+
+def sample(op: Callable, arg, budget_ns: int, min_samples: int, clock: Callable[[], int] = time.perf_counter_ns,
+           cpu_clock: Callable[[], int] | None = time.thread_time_ns) -> tuple[list[Sample], dict]:
+    """Calibrate, then take samples until budget_ns has passed and min_samples exist."""
+    batch, cal_ns = calibrate(op, arg, max(MIN_BATCH_NS, budget_ns // 50), clock)
+    samples: list[Sample] = []
+    start = clock()
+    while clock() - start < budget_ns or len(samples) < min_samples:
+        c0 = cpu_clock() if cpu_clock else None
+        t0 = clock()
+        _batch(op, arg, batch)
+        t1 = clock()
+        c1 = cpu_clock() if cpu_clock else None
+        samples.append(Sample(batch, t1 - t0, None if c0 is None else c1 - c0))
+    return samples, {"batch": batch, "calibration_ns": cal_ns}

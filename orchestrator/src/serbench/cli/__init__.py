@@ -1,0 +1,340 @@
+"""The `serbench` command. `main` reads as a table of contents; each subcommand is one function.
+
+Exit codes: 0 done; 1 a check failed (doctor, test); 2 bad input (usage, unknown library or dataset,
+malformed --data file); 3 a toolchain is missing or a harness does not build; 130 interrupted (the
+run is kept: `serbench run --resume` finishes it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .. import envinfo, runner
+from ..compare import compare, render as render_compare
+from ..corpus import build as corpus
+from ..corpus.formats import FormatError
+from ..corpus.generator import DEFAULT_SEED
+from ..harnesses import BuildOptions, HarnessError, UnknownHarness, harness_classes, make
+from ..progress import ProgressBar
+from ..report import export, markdown
+from ..store import Store
+
+ROOT = Path(__file__).resolve().parents[4]
+EXIT_OK, EXIT_CHECK, EXIT_INPUT, EXIT_TOOLCHAIN, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+TESTS = ("write", "tree", "incremental", "typed-encode", "typed-decode", "typed-access")
+
+
+class UserError(Exception):
+    """One clear line for the user, and an exit code."""
+
+    def __init__(self, message: str, code: int = EXIT_INPUT):
+        super().__init__(message)
+        self.code = code
+
+
+def say(msg: str) -> None:
+    """Human output goes to stderr; stdout carries results (tables, JSON)."""
+    print(msg, file=sys.stderr, flush=True)
+
+
+# --- run ------------------------------------------------------------------------------------------
+
+
+def _datasets(args, manifest_user: list[corpus.Dataset]) -> list[str]:
+    names = [f"size-{n}" for n in args.size] + list(args.dataset)
+    names += [d.id for d in manifest_user]
+    return names or [f"size-{n}" for n in range(1, 6)]
+
+
+def _usable_harnesses(args, options: BuildOptions) -> list:
+    hs = make(args.lang or None, ROOT, options)
+    usable = []
+    for h in hs:
+        missing = h.missing_toolchain()
+        if missing and args.lang:
+            raise UserError(missing[0], EXIT_TOOLCHAIN)
+        if missing:
+            say(f"skipping {h.name}: {missing[0]}")
+            continue
+        usable.append(h)
+    if not usable:
+        raise UserError("no harness can run here; `serbench doctor` says what is missing", EXIT_TOOLCHAIN)
+    return usable
+
+
+def _build(hs: list) -> None:
+    for h in hs:
+        say(f"building the {h.name} harness (skipped when up to date)...")
+        h.build()
+
+
+def cmd_run(args) -> int:
+    db = Store(Path(args.db))
+    if args.resume is not None:
+        prev = db.run(args.resume) if args.resume else db.latest_run("interrupted") or db.latest_run("running")
+        if prev is None:
+            raise UserError(f"no run {args.resume!r} to resume" if args.resume else "no unfinished run to resume")
+        run_id, saved = prev["id"], json.loads(prev["args_json"])
+        for k, v in saved.items():
+            setattr(args, k, v)
+        say(f"resuming run {run_id}")
+    else:
+        run_id = None
+    mode = runner.MODES[args.mode]
+    options = BuildOptions(profile=args.build_profile, compiler=args.compiler, verbose=args.verbose)
+    hs = _usable_harnesses(args, options)
+    _build(hs)
+    user = [corpus.load_user_file(Path(p)) for p in args.data]
+    say("writing the corpus (skipped when up to date)...")
+    corpus_dir = Path(args.corpus)
+    manifest = corpus.ensure_corpus(corpus_dir, args.seed, user)
+    listings = {h.name: runner.listing(h) for h in hs}
+    cells = runner.plan(hs, listings, manifest, corpus_dir, libs=args.lib, formats=args.format, tests=args.test,
+                        datasets=_datasets(args, user))
+    if run_id is None:
+        run_id = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
+        saved = {k: getattr(args, k) for k in ("lang", "lib", "format", "test", "size", "dataset", "data", "mode",
+                                               "seed", "corpus", "build_profile", "compiler", "out")}
+        saved["rounds"] = mode.rounds
+        db.create_run(run_id, mode.name, saved, envinfo.collect(ROOT, hs), manifest)
+    n_real = sum(1 for c in cells if not c.bench.get("baseline"))
+    say(f"run {run_id}: {n_real} cells + {len(cells) - n_real} baselines, {mode.rounds} rounds, {mode.name} mode")
+    t0 = time.monotonic()
+    try:
+        runner.run_cells(db, run_id, cells, mode, args.seed, ProgressBar())
+    except KeyboardInterrupt:
+        db.finish_run(run_id, "interrupted")
+        say(f"\ninterrupted; finished cells are saved. Continue with: ./serbench run --resume {run_id}")
+        return EXIT_INTERRUPTED
+    runner.finalize(db, run_id, mode.n_boot, args.seed)
+    db.finish_run(run_id)
+    out = Path(args.out) / run_id
+    out.mkdir(parents=True, exist_ok=True)
+    run_row, cell_rows = db.run(run_id), db.cells(run_id)
+    (out / "report.md").write_text(markdown.render(run_row, cell_rows))
+    print(markdown.summary(run_row, cell_rows))
+    say(f"done in {time.monotonic() - t0:.0f} s; report: {out / 'report.md'}; store: {args.db} (run {run_id})")
+    return EXIT_OK
+
+
+# --- the other subcommands --------------------------------------------------------------------------
+
+
+def cmd_list(args) -> int:
+    hs = _usable_harnesses(args, BuildOptions(verbose=args.verbose))
+    _build(hs)
+    listings = {h.name: runner.listing(h) for h in hs}
+    if args.json:
+        print(json.dumps(listings, indent=1))
+        return EXIT_OK
+    for name, lst in listings.items():
+        print(f"{name} ({lst.get('runtime', '')})")
+        for b in lst["benchmarks"]:
+            kind = "baseline" if b.get("baseline") else ", ".join(b["tests"])
+            print(f"  {b['id']:<24} {b['library']} {b['version']:<10} {'/'.join(b['formats']):<28} {kind}")
+    return EXIT_OK
+
+
+def cmd_corpus(args) -> int:
+    user = [corpus.load_user_file(Path(p)) for p in args.data]
+    m = corpus.write_corpus(Path(args.out), args.seed, user)
+    print(f"{'dataset':<14} {'hash':<16} " + " ".join(f"{f:>12}" for f in ("json", "msgpack", "cbor", "bson", "ubjson")))
+    for d in m["datasets"]:
+        sizes = " ".join(f"{d['files'][f]['bytes'] if f in d['files'] else '-':>12}"
+                         for f in ("json", "msgpack", "cbor", "bson", "ubjson"))
+        print(f"{d['dataset']:<14} {d['hash']:<16} {sizes}")
+    say(f"wrote {sum(len(d['files']) for d in m['datasets'])} files and manifest.json to {args.out}")
+    return EXIT_OK
+
+
+def _pick_run(db: Store, run_id: str | None):
+    row = db.run(run_id) if run_id else db.latest_run()
+    if row is None:
+        raise UserError(f"no run {run_id!r} in the store" if run_id else "the store has no runs yet; try `serbench run`")
+    return row
+
+
+def cmd_report(args) -> int:
+    db = Store(Path(args.db))
+    if args.list:
+        for r in db.runs():
+            started = datetime.fromtimestamp(r["started_at"], timezone.utc).strftime("%Y-%m-%d %H:%M")
+            print(f"{r['id']}  {started}  {r['mode']:<5} {r['status']:<11} {len(db.cells(r['id']))} cells")
+        return EXIT_OK
+    run = _pick_run(db, args.run)
+    cells = db.cells(run["id"])
+    text = {"md": markdown.render, "json": export.to_json, "csv": export.to_csv}[args.format](run, cells)
+    if args.output:
+        Path(args.output).write_text(text)
+        say(f"wrote {args.output}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def cmd_compare(args) -> int:
+    db = Store(Path(args.db))
+    a, b = _pick_run(db, args.run_a), _pick_run(db, args.run_b)
+    rows, geo = compare(db, a["id"], b["id"])
+    if not rows:
+        raise UserError("the two runs share no measured cell")
+    rounds = (json.loads(a["args_json"]).get("rounds", 0), json.loads(b["args_json"]).get("rounds", 0))
+    if args.format == "json":
+        print(json.dumps({"rows": [{"key": r.key, "a_ns": r.a_ns, "b_ns": r.b_ns, "ratio": r.ratio, "ci": r.ci,
+                                    "p": r.p, "p_adjusted": r.p_adj, "verdict": r.verdict} for r in rows],
+                          "geomean": geo}, indent=1))
+    else:
+        sys.stdout.write(render_compare(rows, geo, a["id"], b["id"], rounds))
+    return EXIT_OK
+
+
+def cmd_doctor(args) -> int:
+    ok = True
+    print(f"python {sys.version.split()[0]}: ok" if sys.version_info >= (3, 10) else "python: 3.10+ needed")
+    gov = envinfo.governor()
+    print(f"cpu governor: {gov}" + ("  (for stable timings: cpupower frequency-set -g performance)"
+                                   if gov not in ("performance",) and not gov.startswith("unavailable") else ""))
+    for name, cls in harness_classes().items():
+        h = cls(ROOT, BuildOptions())
+        missing = h.missing_toolchain()
+        ok &= not missing
+        print(f"harness {name}: " + ("toolchain ok" if not missing else "; ".join(missing)))
+    return EXIT_OK if ok else EXIT_CHECK
+
+
+def cmd_test(args) -> int:
+    """Every test of every part: the orchestrator's pytest, then each harness's own runner."""
+    results = []
+    say("== orchestrator (pytest)")
+    results.append(("orchestrator", subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                                                    str(ROOT / "orchestrator" / "tests")]).returncode))
+    for h in make(args.lang or None, ROOT, BuildOptions(verbose=args.verbose)):
+        missing = h.missing_toolchain()
+        if missing:
+            say(f"== {h.name}: cannot test, {missing[0]}")
+            results.append((h.name, 1))
+            continue
+        say(f"== {h.name}: build and test")
+        try:
+            h.build()
+        except HarnessError as e:
+            say(str(e))
+            results.append((h.name, 1))
+            continue
+        cmd = h.test_command()
+        if cmd:
+            results.append((h.name, subprocess.run(cmd, cwd=h.dir, env=h.env()).returncode))
+    failed = [n for n, rc in results if rc != 0]
+    say("suites: " + ", ".join(f"{n} {'ok' if rc == 0 else 'FAILED'}" for n, rc in results))
+    print(f"serbench-suites: {len(results) - len(failed)} passed, {len(failed)} failed")
+    return EXIT_OK if not failed else EXIT_CHECK
+
+
+def cmd_vectors(args) -> int:
+    from ..corpus.vectors import write_vectors
+
+    n = write_vectors(ROOT / "vectors")
+    say(f"wrote {n} vectors to {ROOT / 'vectors'}")
+    return EXIT_OK
+
+
+# --- arguments -------------------------------------------------------------------------------------
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="serbench", description="Cross-language serialization benchmarks.",
+                                epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--db", default=str(ROOT / "results" / "serbench.db"), help="results store (SQLite)")
+    p.add_argument("-v", "--verbose", action="store_true", help="show build output")
+    sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+
+    def filters(s, with_data=True):
+        s.add_argument("--lang", action="append", default=[], help="harness language (repeatable; default: all)")
+        s.add_argument("--lib", action="append", default=[], help="library or benchmark id (repeatable)")
+        s.add_argument("--format", action="append", default=[],
+                       help="corpus format (repeatable; default: json msgpack cbor bson ubjson)")
+        s.add_argument("--test", action="append", default=[], choices=TESTS, help="test kind (repeatable)")
+        s.add_argument("--size", action="append", default=[], type=int, choices=range(1, 6), metavar="{1..5}",
+                       help="schemaless size (repeatable; default: 1 to 5)")
+        s.add_argument("--dataset", action="append", default=[],
+                       help="other dataset by name, e.g. micro-ints (repeatable)")
+        if with_data:
+            s.add_argument("--data", action="append", default=[], metavar="FILE",
+                           help="your own .json/.msgpack/.cbor document (a map at the root)")
+
+    s = sub.add_parser("run", help="build what is missing, write the corpus, run, store and report")
+    filters(s)
+    s.add_argument("--mode", choices=runner.MODES, default="quick",
+                   help="quick: 3 rounds x 0.1 s per cell (default); full: 7 rounds x 10 s")
+    s.add_argument("--out", default=str(ROOT / "results"), help="where <run-id>/report.md goes")
+    s.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder")
+    s.add_argument("--seed", type=int, default=DEFAULT_SEED, help="generator seed")
+    s.add_argument("--resume", nargs="?", const="", default=None, metavar="RUN_ID",
+                   help="finish an interrupted run (default: the latest unfinished one)")
+    s.add_argument("--build-profile", choices=("speed", "size"), default="speed", help="native/Rust build profile")
+    s.add_argument("--compiler", choices=("default", "gcc", "clang"), default="default", help="native compiler")
+    s.set_defaults(fn=cmd_run)
+
+    s = sub.add_parser("list", help="what can run here")
+    s.add_argument("--lang", action="append", default=[])
+    s.add_argument("--json", action="store_true", help="the harnesses' `list` output as JSON")
+    s.set_defaults(fn=cmd_list)
+
+    s = sub.add_parser("corpus", help="write the data files and manifest.json")
+    s.add_argument("--out", default=str(ROOT / "corpus"))
+    s.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    s.add_argument("--data", action="append", default=[], metavar="FILE")
+    s.set_defaults(fn=cmd_corpus)
+
+    s = sub.add_parser("report", help="a stored run as Markdown, JSON or CSV")
+    s.add_argument("run", nargs="?", help="run id (default: the latest)")
+    s.add_argument("--format", choices=("md", "json", "csv"), default="md")
+    s.add_argument("--output", help="file to write (default: stdout)")
+    s.add_argument("--list", action="store_true", help="list the stored runs")
+    s.set_defaults(fn=cmd_report)
+
+    s = sub.add_parser("compare", help="two runs: ratio, CI and significance per cell")
+    s.add_argument("run_a")
+    s.add_argument("run_b")
+    s.add_argument("--format", choices=("md", "json"), default="md")
+    s.set_defaults(fn=cmd_compare)
+
+    s = sub.add_parser("doctor", help="toolchains and machine settings, with the command that fixes each")
+    s.set_defaults(fn=cmd_doctor)
+
+    s = sub.add_parser("test", help="every test of every part")
+    s.add_argument("--lang", action="append", default=[])
+    s.set_defaults(fn=cmd_test)
+
+    s = sub.add_parser("vectors", help="rewrite vectors/ from the golden documents (maintainers)")
+    s.set_defaults(fn=cmd_vectors)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.fn(args)
+    except UserError as e:
+        say(f"serbench: {e}")
+        return e.code
+    except (FormatError, runner.PlanError, UnknownHarness) as e:
+        say(f"serbench: {e}")
+        return EXIT_INPUT
+    except HarnessError as e:
+        say(f"serbench: {e}")
+        return EXIT_TOOLCHAIN
+    except KeyboardInterrupt:
+        say("serbench: interrupted")
+        return EXIT_INTERRUPTED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,44 @@
+"""The harness registry. Adding a language = one class in its own module + one line here."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from .base import BuildOptions, Harness, HarnessError
+
+# (module, class). A module that is absent is simply not registered.
+REGISTRY = [
+    ("python", "PythonHarness"),
+    ("native", "NativeHarness"),
+    ("rust", "RustHarness"),
+]
+
+
+def harness_classes() -> dict[str, type[Harness]]:
+    out: dict[str, type[Harness]] = {}
+    for mod, cls in REGISTRY:
+        try:
+            m = importlib.import_module(f"{__name__}.{mod}")
+        except ModuleNotFoundError as e:
+            if e.name == f"{__name__}.{mod}":
+                continue
+            raise
+        c = getattr(m, cls)
+        out[c.name] = c
+    return out
+
+
+class UnknownHarness(ValueError):
+    """--lang names no registered harness (bad input, not a broken toolchain)."""
+
+
+def make(names: list[str] | None, root: Path, options: BuildOptions) -> list[Harness]:
+    classes = harness_classes()
+    unknown = [n for n in names or [] if n not in classes]
+    if unknown:
+        raise UnknownHarness(f"unknown language {unknown[0]!r}; known: {', '.join(sorted(classes))}")
+    return [classes[n](root, options) for n in (names or list(classes))]
+
+
+__all__ = ["BuildOptions", "Harness", "HarnessError", "UnknownHarness", "harness_classes", "make"]

@@ -1,0 +1,55 @@
+"""The Python harness (harnesses/python): its own venv with the pinned libraries it benchmarks."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from .base import Harness, HarnessError
+
+
+class PythonHarness(Harness):
+    name = "python"
+    folder = "harnesses/python"
+    toolchain = {"python3": "apt-get install -y python3 python3-venv"}
+
+    @property
+    def venv(self) -> Path:
+        return self.dir / ".venv"
+
+    @property
+    def python(self) -> Path:
+        return self.venv / "bin" / "python"
+
+    def _lock_digest(self) -> str:
+        return hashlib.sha256((self.dir / "requirements.lock").read_bytes()).hexdigest()
+
+    def build(self) -> None:
+        stamp = self.venv / ".lock-sha256"
+        if stamp.exists() and stamp.read_text() == self._lock_digest() and self.python.exists():
+            return
+        # The harness venv uses the same interpreter as the orchestrator, so results name one runtime.
+        self._run_step([sys.executable, "-m", "venv", "--clear", str(self.venv)], "creating the venv")
+        self._run_step([str(self.python), "-m", "pip", "install", "--disable-pip-version-check", "-q",
+                        "-r", "requirements.lock"], "pip install -r harnesses/python/requirements.lock")
+        stamp.write_text(self._lock_digest())
+
+    def command(self) -> list[str]:
+        if not self.python.exists():
+            raise HarnessError("python harness is not built; run `serbench run --lang python` or `serbench doctor`")
+        return [str(self.python), "-m", "serbench_py"]
+
+    def env(self) -> dict:
+        return {**os.environ, "PYTHONPATH": str(self.dir), "PYTHONHASHSEED": "0"}
+
+    def env_info(self) -> dict:
+        out = subprocess.run([str(self.python), "-c", "import sys,platform;print(platform.python_implementation(),"
+                              "sys.version.split()[0])"], capture_output=True, text=True)
+        lock = (self.dir / "requirements.lock").read_text().splitlines()
+        return {"runtime": out.stdout.strip(), "packages": [ln for ln in lock if ln and not ln.startswith("#")]}
+
+    def test_command(self) -> list[str] | None:
+        return [str(self.python), "-m", "pytest", "-q", str(self.dir / "tests")]

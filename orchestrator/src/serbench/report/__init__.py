@@ -1,0 +1,1 @@
+"""Reports from the store: Markdown (report.md), JSON and CSV exports."""

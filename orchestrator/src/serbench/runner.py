@@ -1,0 +1,266 @@
+"""Plans the cells of a run and executes them: R rounds, each cell in a fresh process, the order
+shuffled within each round (DESIGN §6), each finished process committed to the store at once."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from . import stats
+from .harnesses import Harness, HarnessError
+from .store import Store
+
+# Exit codes of spec/protocol.md -> cell status.
+EXIT_STATUS = {0: "ok", 2: "failed", 3: "failed", 4: "incorrect", 5: "unsupported"}
+
+
+@dataclass(frozen=True)
+class Mode:
+    name: str
+    rounds: int
+    budget_ms: int
+    min_samples: int
+    timeout_s: int
+    n_boot: int
+
+
+# Quick: the whole default matrix in minutes. Full: 7 rounds of 10 s, the classic suite's method
+# (ludocode/schemaless-benchmarks ran each benchmark 7 times for 10 s), plus bootstrap CIs on top.
+MODES = {
+    "quick": Mode("quick", rounds=3, budget_ms=100, min_samples=3, timeout_s=180, n_boot=500),
+    "full": Mode("full", rounds=7, budget_ms=10_000, min_samples=10, timeout_s=900, n_boot=2000),
+}
+
+
+@dataclass
+class Cell:
+    harness: Harness
+    bench: dict
+    test: str
+    dataset: dict  # manifest entry
+    format: str
+    corpus_dir: Path
+    baseline_bench: str | None
+    id: int = 0
+    key: tuple = field(default=())
+
+    @property
+    def file(self) -> Path:
+        return self.corpus_dir / self.dataset["files"][self.format]["file"]
+
+    @property
+    def label(self) -> str:
+        return f"{self.harness.name} {self.bench['id']} {self.test} {self.dataset['dataset']} {self.format}"
+
+    def row(self) -> dict:
+        return {
+            "harness": self.harness.name, "bench": self.bench["id"], "test": self.test,
+            "dataset": self.dataset["dataset"], "format": self.format, "library": self.bench["library"],
+            "version": self.bench["version"], "notes": self.bench.get("notes", ""),
+            "is_baseline": int(bool(self.bench.get("baseline"))), "baseline_bench": self.baseline_bench,
+            "measures": (self.bench.get("measures") or {}).get(self.test),
+            "code_size_bytes": self.bench.get("code_size_bytes"), "code_size_method": self.bench.get("code_size_method"),
+        }
+
+
+class PlanError(ValueError):
+    """The filters select nothing, or name something unknown."""
+
+
+def listing(h: Harness) -> dict:
+    """The harness's `list` output (spec/protocol.md)."""
+    res = subprocess.run(h.command() + ["list"], capture_output=True, text=True, env=h.env(), timeout=120)
+    if res.returncode != 0:
+        tail = (res.stderr.strip().splitlines() or ["no output"])[-1]
+        raise HarnessError(f"{h.name}: `list` failed (exit {res.returncode}): {tail}")
+    try:
+        return json.loads(res.stdout)
+    except ValueError as e:
+        raise HarnessError(f"{h.name}: `list` printed invalid JSON: {e}") from e
+
+
+def _matches(bench: dict, libs: list[str]) -> bool:
+    names = {bench["id"].lower(), bench["library"].lower()}
+    return any(lib.lower() in names for lib in libs)
+
+
+def plan(harnesses: list[Harness], listings: dict[str, dict], manifest: dict, corpus_dir: Path, *,
+         libs: list[str], formats: list[str], tests: list[str], datasets: list[str]) -> list[Cell]:
+    """The cells the filters select, plus the baseline cells their net times need."""
+    known_ds = {d["dataset"]: d for d in manifest["datasets"]}
+    for name in datasets:
+        if name not in known_ds:
+            raise PlanError(f"unknown dataset {name!r}; known: {', '.join(known_ds)}")
+    if libs:
+        everything = [b for lst in listings.values() for b in lst["benchmarks"]]
+        for lib in libs:
+            if not any(_matches(b, [lib]) for b in everything):
+                raise PlanError(f"unknown library {lib!r}; `serbench list` shows what can run here")
+    from .corpus.formats import FORMATS
+
+    for f in formats:
+        if f not in FORMATS:
+            raise PlanError(f"unknown format {f!r}; known: {', '.join(FORMATS)}")
+    use_formats = formats or [f for f, spec in FORMATS.items() if spec.default]
+    cells: list[Cell] = []
+    needed_baselines: set[tuple[str, str, str, str]] = set()
+    for h in harnesses:
+        benches = {b["id"]: b for b in listings[h.name]["benchmarks"]}
+        for b in benches.values():
+            if b.get("baseline") or (libs and not _matches(b, libs)):
+                continue
+            for test in b["tests"]:
+                if tests and test not in tests:
+                    continue
+                for ds_name in datasets:
+                    ds = known_ds[ds_name]
+                    for fmt in b["formats"]:
+                        if fmt not in use_formats or fmt not in ds["files"]:
+                            continue
+                        base = b.get("baseline_for", {}).get(test)
+                        cells.append(Cell(h, b, test, ds, fmt, corpus_dir, base))
+                        if base:
+                            needed_baselines.add((h.name, base, ds_name, fmt))
+        for hname, base, ds_name, fmt in sorted(needed_baselines):
+            if hname != h.name:
+                continue
+            if base not in benches:
+                raise HarnessError(f"{h.name}: baseline {base!r} is not in its `list`")
+            bb = benches[base]
+            cells.append(Cell(h, bb, bb["tests"][0], known_ds[ds_name], fmt, corpus_dir, None))
+    if not cells:
+        raise PlanError("the filters select no benchmark; `serbench list` shows what can run here")
+    return cells
+
+
+@dataclass
+class Outcome:
+    status: str
+    reason: str | None
+    samples: list[dict]
+    alloc: dict | None
+    check: dict | None
+    wall_s: float
+
+
+def execute(cell: Cell, mode: Mode, *, alloc: bool, check: bool, seed: int) -> Outcome:
+    """One fresh harness process for one cell. Never raises for a misbehaving harness."""
+    with tempfile.TemporaryDirectory(prefix="serbench-") as tmp:
+        results = Path(tmp) / "results.jsonl"
+        argv = cell.harness.command() + [
+            "run", "--bench", cell.bench["id"], "--test", cell.test, "--format", cell.format,
+            "--file", str(cell.file), "--expect-hash", cell.dataset["hash"], "--results", str(results),
+            "--budget-ms", str(mode.budget_ms), "--min-samples", str(mode.min_samples), "--seed", str(seed),
+        ] + (["--alloc"] if alloc else []) + ([] if check else ["--no-check"])
+        t0 = time.monotonic()
+        try:
+            res = subprocess.run(argv, capture_output=True, text=True, env=cell.harness.env(),
+                                 timeout=mode.timeout_s, stdin=subprocess.DEVNULL)
+            code, stderr = res.returncode, res.stderr
+        except subprocess.TimeoutExpired as e:
+            code, stderr = None, (e.stderr or b"").decode(errors="replace") if isinstance(e.stderr, bytes) else ""
+        wall = time.monotonic() - t0
+        rows = _read_rows(results)
+    samples = [r for r in rows if r.get("kind") == "sample"]
+    alloc_row = next((r for r in rows if r.get("kind") == "alloc"), None)
+    check_row = next((r for r in rows if r.get("kind") == "check"), None)
+    error_row = next((r for r in rows if r.get("kind") == "error"), None)
+    if code is None:
+        return Outcome("failed", f"timeout after {mode.timeout_s} s", samples, None, check_row, wall)
+    status = EXIT_STATUS.get(code, "failed")
+    reason = None
+    if status == "incorrect":
+        reason = (check_row or {}).get("reason") or "hash mismatch"
+    elif status == "failed":
+        tail = " | ".join(stderr.strip().splitlines()[-2:])
+        reason = (error_row or {}).get("reason") or (
+            f"crashed (signal {-code})" if code < 0 else f"exit {code}") + (f": {tail}" if tail and not error_row else "")
+    elif status == "unsupported":
+        reason = stderr.strip().splitlines()[-1] if stderr.strip() else "not supported"
+    elif not samples and not alloc:
+        status, reason = "failed", "exit 0 but no samples in the results file"
+    return Outcome(status, reason, samples, alloc_row, check_row, wall)
+
+
+def _read_rows(path: Path) -> list[dict]:
+    """Rows written before a crash are kept; a torn last line is dropped."""
+    rows = []
+    try:
+        text = path.read_text()
+    except OSError:
+        return rows
+    for line in text.splitlines():
+        try:
+            rows.append(json.loads(line))
+        except ValueError:
+            continue
+    return rows
+
+
+Progress = Callable[[int, int, str], None]
+
+
+def run_cells(store: Store, run_id: str, cells: list[Cell], mode: Mode, seed: int, progress: Progress,
+              allocs: bool = True) -> None:
+    """Execute every (cell, round) not yet in the store, then the allocation pass, committing each."""
+    for c in cells:
+        c.id = store.add_cell(run_id, c.row())
+    done = {c.id: store.done_rounds(c.id) for c in cells}
+
+    def bad(c: Cell) -> bool:
+        return any(r["status"] != "ok" for r in done[c.id].values())
+
+    rounds = list(range(mode.rounds)) + ([-1] if allocs else [])
+    todo_total = sum(1 for c in cells for r in rounds if r not in done[c.id] and (r >= 0 or not c.bench.get("baseline")))
+    finished = 0
+    for rnd in rounds:
+        order = [c for c in cells if rnd not in done[c.id] and not bad(c)]
+        if rnd == -1:
+            order = [c for c in order if not c.bench.get("baseline")]
+        random.Random(seed * 1000 + rnd).shuffle(order)
+        for c in order:
+            progress(finished, todo_total, c.label)
+            # The hash is checked in the first process of a cell; later rounds skip it.
+            checked = any(r["status"] == "ok" for r in done[c.id].values())
+            out = execute(c, mode, alloc=rnd == -1, check=not checked, seed=seed)
+            store.record_round(c.id, rnd, out.status, out.reason, out.wall_s, out.samples, out.alloc, out.check)
+            done[c.id][rnd] = {"status": out.status}
+            finished += 1
+        # Cells that failed drop out of later rounds; they no longer count towards the total.
+        todo_total = finished + sum(1 for c in cells for r in rounds if r not in done[c.id] and not bad(c)
+                                    and (r >= 0 or not c.bench.get("baseline")))
+    progress(finished, todo_total, "")
+
+
+def finalize(store: Store, run_id: str, n_boot: int, seed: int) -> None:
+    """Statistics of every measured cell, then net times against their baselines."""
+    rows = store.cells(run_id)
+    rounds_of: dict[int, list[list[float]]] = {}
+    for r in rows:
+        if r["status"] in ("pending", "ok"):
+            per_round = store.samples(r["id"])
+            if not per_round:
+                continue
+            rounds_of[r["id"]] = list(per_round.values())
+            s = stats.summarize(rounds_of[r["id"]], random.Random(seed + r["id"]), n_boot)
+            store.update_cell(r["id"], status="ok", median_ns=s.median_ns, ci_low_ns=s.ci_low_ns,
+                              ci_high_ns=s.ci_high_ns, rcv=s.rcv, outliers=s.outliers, n_samples=s.n,
+                              noisy=int(s.noisy))
+    rows = store.cells(run_id)  # again, now with the medians
+    by_key = {(r["harness"], r["bench"], r["dataset"], r["format"]): r for r in rows}
+    for r in rows:
+        if r["status"] != "ok" or r["is_baseline"] or not r["baseline_bench"]:
+            continue
+        b = by_key.get((r["harness"], r["baseline_bench"], r["dataset"], r["format"]))
+        if b is None or b["id"] not in rounds_of:
+            continue
+        bmed = b["median_ns"]
+        lo, hi = stats.bootstrap_ci(rounds_of[r["id"]], random.Random(seed - r["id"]), n_boot, minus=rounds_of[b["id"]])
+        store.update_cell(r["id"], baseline_ns=bmed, net_ns=r["median_ns"] - bmed, net_ci_low_ns=lo,
+                          net_ci_high_ns=hi)

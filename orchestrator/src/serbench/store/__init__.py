@@ -1,0 +1,148 @@
+"""The results store: SQLite (DESIGN §7). Every (cell, round) is committed as soon as its process ends,
+so a run killed at any point keeps all finished work, and `run --resume` does only what is left."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS runs (
+    id TEXT PRIMARY KEY,
+    started_at REAL NOT NULL,
+    finished_at REAL,
+    status TEXT NOT NULL,                 -- running | done | interrupted
+    mode TEXT NOT NULL,
+    args_json TEXT NOT NULL,              -- the filters and options, to resume with
+    env_json TEXT NOT NULL,               -- CPU, governor, kernel, runtimes, compilers, git commit
+    manifest_json TEXT NOT NULL           -- corpus manifest: sizes, hashes, compressed sizes
+);
+CREATE TABLE IF NOT EXISTS cells (
+    id INTEGER PRIMARY KEY,
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    harness TEXT NOT NULL, bench TEXT NOT NULL, test TEXT NOT NULL,
+    dataset TEXT NOT NULL, format TEXT NOT NULL,
+    library TEXT NOT NULL, version TEXT NOT NULL, notes TEXT NOT NULL,
+    is_baseline INTEGER NOT NULL, baseline_bench TEXT,
+    measures TEXT,
+    status TEXT NOT NULL DEFAULT 'pending', -- pending | ok | incorrect | failed | unsupported
+    reason TEXT,
+    output_bytes INTEGER,
+    median_ns REAL, ci_low_ns REAL, ci_high_ns REAL, rcv REAL, outliers INTEGER, n_samples INTEGER,
+    noisy INTEGER,
+    baseline_ns REAL, net_ns REAL, net_ci_low_ns REAL, net_ci_high_ns REAL,
+    allocs_per_op REAL, alloc_bytes_per_op REAL, alloc_method TEXT,
+    code_size_bytes INTEGER, code_size_method TEXT,
+    UNIQUE (run_id, harness, bench, test, dataset, format)
+);
+CREATE TABLE IF NOT EXISTS rounds (
+    cell_id INTEGER NOT NULL REFERENCES cells(id),
+    round INTEGER NOT NULL,               -- 0..R-1; -1 is the allocation pass
+    status TEXT NOT NULL,                 -- ok | incorrect | failed | unsupported
+    reason TEXT,
+    wall_s REAL,
+    finished_at REAL NOT NULL,
+    PRIMARY KEY (cell_id, round)
+);
+CREATE TABLE IF NOT EXISTS samples (
+    cell_id INTEGER NOT NULL REFERENCES cells(id),
+    round INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    iterations INTEGER NOT NULL,
+    wall_ns INTEGER NOT NULL,
+    cpu_ns INTEGER,
+    PRIMARY KEY (cell_id, round, idx)
+);
+"""
+
+CELL_KEY = ("harness", "bench", "test", "dataset", "format")
+
+
+class Store:
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: we commit explicitly, once per finished (cell, round).
+        self.db = sqlite3.connect(str(path), isolation_level=None)
+        self.db.row_factory = sqlite3.Row
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(SCHEMA)
+        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+
+    def close(self) -> None:
+        self.db.close()
+
+    # --- runs -------------------------------------------------------------------------------------
+    def create_run(self, run_id: str, mode: str, args: dict, env: dict, manifest: dict) -> None:
+        self.db.execute(
+            "INSERT INTO runs VALUES (?, ?, NULL, 'running', ?, ?, ?, ?)",
+            (run_id, time.time(), mode, json.dumps(args), json.dumps(env), json.dumps(manifest)),
+        )
+
+    def finish_run(self, run_id: str, status: str = "done") -> None:
+        self.db.execute("UPDATE runs SET finished_at=?, status=? WHERE id=?", (time.time(), status, run_id))
+
+    def run(self, run_id: str) -> sqlite3.Row | None:
+        return self.db.execute("SELECT * FROM runs WHERE id=?", (run_id,)).fetchone()
+
+    def latest_run(self, status: str | None = None) -> sqlite3.Row | None:
+        q = "SELECT * FROM runs" + (" WHERE status=?" if status else "") + " ORDER BY started_at DESC LIMIT 1"
+        return self.db.execute(q, (status,) if status else ()).fetchone()
+
+    def runs(self) -> list[sqlite3.Row]:
+        return self.db.execute("SELECT * FROM runs ORDER BY started_at").fetchall()
+
+    # --- cells ------------------------------------------------------------------------------------
+    def add_cell(self, run_id: str, cell: dict) -> int:
+        cols = ["run_id", *CELL_KEY, "library", "version", "notes", "is_baseline", "baseline_bench", "measures",
+                "code_size_bytes", "code_size_method"]
+        vals = [run_id] + [cell.get(c) for c in cols[1:]]
+        self.db.execute(
+            f"INSERT OR IGNORE INTO cells ({','.join(cols)}) VALUES ({','.join('?' * len(cols))})", vals)
+        row = self.db.execute(
+            "SELECT id FROM cells WHERE run_id=? AND " + " AND ".join(f"{k}=?" for k in CELL_KEY),
+            [run_id] + [cell[k] for k in CELL_KEY]).fetchone()
+        return row["id"]
+
+    def cells(self, run_id: str) -> list[sqlite3.Row]:
+        return self.db.execute("SELECT * FROM cells WHERE run_id=? ORDER BY id", (run_id,)).fetchall()
+
+    def done_rounds(self, cell_id: int) -> dict[int, sqlite3.Row]:
+        rows = self.db.execute("SELECT * FROM rounds WHERE cell_id=?", (cell_id,)).fetchall()
+        return {r["round"]: r for r in rows}
+
+    def record_round(self, cell_id: int, rnd: int, status: str, reason: str | None, wall_s: float,
+                     samples: list[dict], alloc: dict | None = None, check: dict | None = None) -> None:
+        """One finished process: its samples and outcome, in one transaction."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT OR REPLACE INTO rounds VALUES (?, ?, ?, ?, ?, ?)",
+                            (cell_id, rnd, status, reason, wall_s, time.time()))
+            self.db.executemany(
+                "INSERT OR REPLACE INTO samples VALUES (?, ?, ?, ?, ?, ?)",
+                [(cell_id, rnd, i, s["iterations"], s["wall_ns"], s.get("cpu_ns")) for i, s in enumerate(samples)])
+            if alloc:
+                self.db.execute("UPDATE cells SET allocs_per_op=?, alloc_bytes_per_op=?, alloc_method=? WHERE id=?",
+                                (alloc.get("allocs_per_op"), alloc.get("alloc_bytes_per_op"), alloc.get("method"),
+                                 cell_id))
+            if check and check.get("output_bytes") is not None:
+                self.db.execute("UPDATE cells SET output_bytes=? WHERE id=?", (check["output_bytes"], cell_id))
+            if status != "ok":
+                self.db.execute("UPDATE cells SET status=?, reason=? WHERE id=?", (status, reason, cell_id))
+
+    def samples(self, cell_id: int) -> dict[int, list[float]]:
+        """Per-iteration wall ns, grouped by round."""
+        out: dict[int, list[float]] = {}
+        for r in self.db.execute("SELECT round, iterations, wall_ns FROM samples WHERE cell_id=? AND round>=0 "
+                                 "ORDER BY round, idx", (cell_id,)):
+            out.setdefault(r["round"], []).append(r["wall_ns"] / r["iterations"])
+        return out
+
+    def update_cell(self, cell_id: int, **fields) -> None:
+        sets = ", ".join(f"{k}=?" for k in fields)
+        self.db.execute(f"UPDATE cells SET {sets} WHERE id=?", (*fields.values(), cell_id))

@@ -1,0 +1,120 @@
+"""The corpus: determinism, one hash per dataset across formats, sizes, and user files."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import msgpack
+import pytest
+
+from serbench.corpus import generator
+from serbench.corpus.build import load_user_file, write_corpus
+from serbench.corpus.formats import DECODERS, FORMATS, FormatError
+from serbench.corpus.vectors import write_vectors
+from serbench.objhash import hash_value, hex64
+
+from .conftest import VECTORS
+
+
+def test_the_same_seed_writes_the_same_bytes(corpus, tmp_path):
+    first_dir, first = corpus
+    second = write_corpus(tmp_path)
+    assert json.dumps(first, sort_keys=True) == json.dumps(second, sort_keys=True)
+    for d in second["datasets"]:
+        for f in d["files"].values():
+            assert (first_dir / f["file"]).read_bytes() == (tmp_path / f["file"]).read_bytes(), f["file"]
+
+
+def test_every_format_of_a_dataset_has_the_manifest_hash(corpus):
+    dest, manifest = corpus
+    n = 0
+    for d in manifest["datasets"]:
+        for fmt, f in d["files"].items():
+            data = (dest / f["file"]).read_bytes()
+            assert hashlib.sha256(data).hexdigest() == f["sha256"]
+            assert hex64(hash_value(DECODERS[fmt](data))) == d["hash"], (d["dataset"], fmt)
+            n += 1
+    assert n >= 5 * len(FORMATS)
+
+
+def test_sizes_grow_tenfold_around_the_msgpack_targets(corpus):
+    _, manifest = corpus
+    for d in manifest["datasets"]:
+        if d["kind"] == "schemaless":
+            target = generator.SIZE_TARGET_BYTES[d["size"]]
+            assert 0.9 * target <= d["files"]["msgpack"]["bytes"] <= 1.25 * target, d["dataset"]
+
+
+def test_the_manifest_shows_the_mix_of_types(corpus):
+    _, manifest = corpus
+    kinds = next(d for d in manifest["datasets"] if d["dataset"] == "size-5")["stats"]["kinds"]
+    total = sum(kinds.values())
+    strings = kinds["string"] + kinds["string-nonascii"]
+    assert 0.15 < strings / total < 0.35  # "about a quarter of the values"
+    assert 0.15 < kinds["string-nonascii"] / strings < 0.35
+    assert kinds["uint"] > 0 and kinds["float"] > 0 and kinds["null"] > 0
+
+
+def test_a_different_seed_gives_a_different_document():
+    assert generator.generate(2, seed=1) != generator.generate(2, seed=2)
+
+
+def test_msgpack_size_estimate_is_exact():
+    doc = generator.generate(3)
+    assert generator.msgpack_size(doc) == len(msgpack.packb(doc, use_bin_type=True))
+
+
+def test_generated_doubles_round_trip_through_their_shortest_repr():
+    rng = generator.Rng(7)
+    for _ in range(2000):
+        f = generator.gen_float(rng)
+        assert float(repr(f)) == f and f != 0 and abs(f) > 2.2250738585072014e-308
+
+
+def test_xoshiro256starstar_matches_the_reference_sequence():
+    # First outputs of xoshiro256** for state {1, 2, 3, 4} (from the reference C code).
+    r = generator.Rng(0)
+    r.s = [1, 2, 3, 4]
+    assert [r.next() for _ in range(3)] == [11520, 0, 1509978240]
+
+
+def test_committed_vectors_are_exactly_what_the_generator_writes(tmp_path):
+    write_vectors(tmp_path)
+    committed = sorted(p.name for p in VECTORS.iterdir())
+    assert committed == sorted(p.name for p in tmp_path.iterdir())
+    for name in committed:
+        assert (VECTORS / name).read_bytes() == (tmp_path / name).read_bytes(), name
+
+
+def test_a_user_json_file_becomes_a_dataset(tmp_path):
+    p = tmp_path / "my data.json"
+    p.write_text('{"a": [1, 2.5, "x"], "b": null}')
+    ds = load_user_file(p)
+    assert ds.id == "user-my-data" and ds.doc == {"a": [1, 2.5, "x"], "b": None}
+    m = write_corpus(tmp_path / "c", user=[ds])
+    entry = next(d for d in m["datasets"] if d["dataset"] == "user-my-data")
+    assert entry["hash"] == hex64(hash_value(ds.doc)) and "bson" in entry["files"]
+
+
+@pytest.mark.parametrize("name,content,message", [
+    ("bad.json", b'{"a": [1, 2', "invalid JSON"),
+    ("nan.json", b'{"a": NaN}', "NaN"),
+    ("root.json", b"[1, 2]", "root must be a map"),
+    ("bad.msgpack", b"\xc1", "invalid MessagePack"),
+    ("keys.msgpack", msgpack.packb({1: 2}), "invalid MessagePack"),
+    ("data.xml", b"<a/>", "unknown extension"),
+])
+def test_a_malformed_user_file_is_refused_with_a_reason(tmp_path, name, content, message):
+    p = tmp_path / name
+    p.write_bytes(content)
+    with pytest.raises(FormatError, match=message):
+        load_user_file(p)
+
+
+def test_ubjson_optimised_and_plain_decode_to_the_same_hash():
+    doc = generator.generate(2)
+    a = DECODERS["ubjson"](FORMATS["ubjson"].encode(doc))
+    b = DECODERS["ubjson-plain"](FORMATS["ubjson-plain"].encode(doc))
+    assert hash_value(a) == hash_value(b) == hash_value(doc)
+    assert b"$" in FORMATS["ubjson"].encode({"a": [1.5, 2.5]}) and b"#" in FORMATS["ubjson"].encode({})

@@ -1,0 +1,133 @@
+"""Every registered harness speaks spec/protocol.md: list, run (results rows valid against
+spec/result.schema.json), verify, selftest, and the exit codes. Harnesses whose toolchain is missing
+are skipped with that reason."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from serbench.harnesses import BuildOptions, harness_classes
+
+from .conftest import ROOT, VECTORS
+
+SCHEMA = json.loads((ROOT / "spec" / "result.schema.json").read_text())
+
+
+@pytest.fixture(scope="module", params=sorted(harness_classes()))
+def harness(request):
+    h = harness_classes()[request.param](ROOT, BuildOptions())
+    missing = h.missing_toolchain()
+    if missing:
+        pytest.skip(missing[0])
+    h.build()
+    return h
+
+
+@pytest.fixture(scope="module")
+def listing(harness):
+    res = subprocess.run(harness.command() + ["list"], capture_output=True, text=True, env=harness.env())
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
+
+
+def _vector(name: str) -> dict:
+    return next(v for v in json.loads((VECTORS / "vectors.json").read_text())["vectors"] if v["name"] == name)
+
+
+def _call(harness, *args) -> subprocess.CompletedProcess:
+    return subprocess.run(harness.command() + list(args), capture_output=True, text=True, env=harness.env(),
+                          timeout=300)
+
+
+def _first_cell(listing, test: str = "tree"):
+    for b in listing["benchmarks"]:
+        if not b.get("baseline") and test in b["tests"]:
+            fmt = b["formats"][0]
+            return b, fmt
+    pytest.skip(f"no benchmark with a {test} test")
+
+
+def test_list_describes_every_benchmark(listing):
+    assert listing["protocol"] == 1 and listing["benchmarks"]
+    ids = [b["id"] for b in listing["benchmarks"]]
+    assert len(ids) == len(set(ids))
+    for b in listing["benchmarks"]:
+        assert {"id", "library", "version", "formats", "tests", "baseline_for"} <= b.keys(), b
+        for test, base in b["baseline_for"].items():
+            assert base in ids, f"{b['id']}: baseline {base} not listed"
+
+
+def _run(harness, tmp_path, bench, test, fmt, vector, expect=None, *extra):
+    v = _vector(vector)
+    results = tmp_path / f"{bench}-{test}-{fmt}.jsonl"
+    res = _call(harness, "run", "--bench", bench, "--test", test, "--format", fmt, "--file",
+                str(VECTORS / v["files"][fmt]), "--expect-hash", expect or v["hash"], "--results", str(results),
+                "--budget-ms", "20", "--min-samples", "3", *extra)
+    rows = [json.loads(line) for line in results.read_text().splitlines()] if results.exists() else []
+    for r in rows:
+        jsonschema.validate(r, SCHEMA)
+    return res, rows
+
+
+@pytest.mark.parametrize("test", ["tree", "write"])
+def test_run_checks_then_writes_valid_samples(harness, listing, tmp_path, test):
+    b, fmt = _first_cell(listing, test)
+    res, rows = _run(harness, tmp_path, b["id"], test, fmt, "all-types")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == "", "results go to the results file, never stdout"
+    check = [r for r in rows if r["kind"] == "check"]
+    samples = [r for r in rows if r["kind"] == "sample"]
+    assert check and check[0]["ok"] and len(samples) >= 3
+    assert all(s["iterations"] >= 1 and s["wall_ns"] > 0 for s in samples)
+
+
+def test_alloc_pass_writes_one_alloc_row(harness, listing, tmp_path):
+    b, fmt = _first_cell(listing)
+    res, rows = _run(harness, tmp_path, b["id"], "tree", fmt, "all-types", None, "--alloc")
+    assert res.returncode == 0, res.stderr
+    assert [r["kind"] for r in rows].count("alloc") == 1 and not [r for r in rows if r["kind"] == "sample"]
+
+
+def test_a_wrong_expected_hash_exits_4_without_timing(harness, listing, tmp_path):
+    b, fmt = _first_cell(listing)
+    res, rows = _run(harness, tmp_path, b["id"], "tree", fmt, "all-types", "0123456789abcdef")
+    assert res.returncode == 4
+    assert rows[0]["kind"] == "check" and rows[0]["ok"] is False and "reason" in rows[0]
+    assert not [r for r in rows if r["kind"] == "sample"]
+
+
+def test_input_the_library_rejects_exits_3_with_a_reason(harness, listing, tmp_path):
+    b, fmt = _first_cell(listing)
+    bad = tmp_path / "garbage.bin"
+    bad.write_bytes(b"\xc1\xff\x00{[garbage")
+    res = _call(harness, "verify", "--bench", b["id"], "--test", "tree", "--format", fmt, "--file", str(bad))
+    assert res.returncode == 3 and "error" in json.loads(res.stdout)
+
+
+def test_unknown_benchmark_exits_2_and_unsupported_format_exits_5(harness, listing, tmp_path):
+    b, fmt = _first_cell(listing)
+    v = _vector("all-types")
+    common = ["--test", "tree", "--file", str(VECTORS / v["files"]["json"])]
+    assert _call(harness, "verify", "--bench", "no-such-bench", "--format", "json", *common).returncode == 2
+    other = next((f for f in ("bson", "json", "cbor") if f not in b["formats"]), None)
+    assert _call(harness, "verify", "--bench", b["id"], "--format", other, *common).returncode == 5
+
+
+def test_verify_prints_the_vector_hash(harness, listing):
+    b, fmt = _first_cell(listing)
+    v = _vector("float-17-digits")
+    res = _call(harness, "verify", "--bench", b["id"], "--test", "tree", "--format", fmt,
+                "--file", str(VECTORS / v["files"][fmt]))
+    assert res.returncode == 0 and json.loads(res.stdout) == {"hash": v["hash"]}
+
+
+def test_selftest_passes_every_vector(harness):
+    res = _call(harness, "selftest", "--vectors", str(VECTORS))
+    assert res.returncode == 0, [ln for ln in res.stdout.splitlines() if '"fail"' in ln][:5]
+    statuses = [json.loads(ln)["status"] for ln in res.stdout.splitlines() if ln.startswith("{")]
+    assert statuses.count("pass") > 100 and "fail" not in statuses

@@ -1,0 +1,106 @@
+"""Report output pinned by snapshots (set SERBENCH_UPDATE_SNAPSHOTS=1 to rewrite them on purpose)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from pathlib import Path
+
+from serbench import runner
+from serbench.compare import compare, render
+from serbench.report import export, markdown
+from serbench.store import Store
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+MANIFEST = {"datasets": [
+    {"dataset": "size-1", "kind": "schemaless", "size": 1, "hash": "0" * 16,
+     "stats": {"payload_bytes": 200},
+     "files": {"json": {"file": "size-1.json", "bytes": 358, "gzip_bytes": 250, "zstd_bytes": 240},
+               "msgpack": {"file": "size-1.msgpack", "bytes": 257, "gzip_bytes": 230, "zstd_bytes": 220}}}]}
+ENV = {"cpu_model": "Test CPU", "cores": 2, "governor": "performance", "kernel": "6.0", "git_commit": "abc123"}
+
+
+def _cell(store, run_id, bench, test, fmt, per_iter_ns, baseline=None, is_baseline=False, status="ok", reason=None,
+          allocs=None, library=None):
+    cid = store.add_cell(run_id, {"harness": "python", "bench": bench, "test": test, "dataset": "size-1",
+                                  "format": fmt, "library": library or bench, "version": "1.0", "notes": "",
+                                  "is_baseline": int(is_baseline), "baseline_bench": baseline,
+                                  "measures": None if is_baseline else f"{test} loop"})
+    for rnd in range(3):
+        samples = [{"iterations": 10, "wall_ns": int(10 * per_iter_ns * (1 + 0.01 * ((rnd + i) % 3))), "cpu_ns": None}
+                   for i in range(4)]
+        store.record_round(cid, rnd, status, reason, 0.1, samples if status == "ok" else [],
+                           alloc={"allocs_per_op": allocs, "alloc_bytes_per_op": 100, "method": "test"} if allocs else None)
+    return cid
+
+
+def make_run(store: Store, run_id: str, speed: float = 1.0) -> None:
+    store.create_run(run_id, "quick", {"rounds": 3}, ENV, MANIFEST)
+    store.db.execute("UPDATE runs SET started_at=0 WHERE id=?", (run_id,))
+    _cell(store, run_id, "copy-input", "tree", "json", 100, is_baseline=True)
+    _cell(store, run_id, "copy-input", "tree", "msgpack", 90, is_baseline=True)
+    _cell(store, run_id, "null", "write", "json", 40, is_baseline=True)
+    _cell(store, run_id, "fastjson", "tree", "json", 1100 * speed, baseline="copy-input", allocs=23)
+    _cell(store, run_id, "slowjson", "tree", "json", 5100, baseline="copy-input", allocs=40)
+    _cell(store, run_id, "packer", "tree", "msgpack", 600 * speed, baseline="copy-input", library="packer")
+    _cell(store, run_id, "fastjson", "write", "json", 540 * speed, baseline="null")
+    _cell(store, run_id, "lossy", "tree", "json", 1, baseline="copy-input", status="incorrect",
+          reason="hash 1111111111111111 != expected 0000000000000000")
+    runner.finalize(store, run_id, 200, 1)
+    store.finish_run(run_id)
+    store.db.execute("UPDATE runs SET finished_at=1 WHERE id=?", (run_id,))
+
+
+def _snapshot(name: str, text: str) -> None:
+    path = SNAPSHOTS / name
+    if os.environ.get("SERBENCH_UPDATE_SNAPSHOTS") == "1" or not path.exists():
+        path.write_text(text)
+    assert text == path.read_text(), f"{name} changed; rerun with SERBENCH_UPDATE_SNAPSHOTS=1 if intended"
+
+
+def test_markdown_report_matches_the_snapshot(tmp_path):
+    store = Store(tmp_path / "s.db")
+    make_run(store, "run-a")
+    text = markdown.render(store.run("run-a"), store.cells("run-a"))
+    _snapshot("report.md", text)
+    # The tables are sorted by net time and the incorrect cell is listed, not ranked.
+    assert text.index("| fastjson | json | 1.01 µs") < text.index("| slowjson |")
+    assert "| python | lossy | tree | size-1 | json | incorrect | hash 1111111111111111" in text
+    assert "lossy (1.0)" not in text
+
+
+def test_net_time_is_gross_minus_the_baseline_median(tmp_path):
+    store = Store(tmp_path / "s.db")
+    make_run(store, "run-a")
+    c = next(c for c in store.cells("run-a") if c["bench"] == "slowjson")
+    assert c["net_ns"] == c["median_ns"] - c["baseline_ns"]
+    assert c["baseline_ns"] == next(x["median_ns"] for x in store.cells("run-a") if x["bench"] == "copy-input"
+                                     and x["format"] == "json")
+    assert c["net_ci_low_ns"] <= c["net_ns"] <= c["net_ci_high_ns"]
+
+
+def test_json_and_csv_exports_carry_every_cell(tmp_path):
+    store = Store(tmp_path / "s.db")
+    make_run(store, "run-a")
+    run, cells = store.run("run-a"), store.cells("run-a")
+    doc = json.loads(export.to_json(run, cells))
+    assert doc["run"]["env"]["cpu_model"] == "Test CPU" and len(doc["cells"]) == len(cells) == 8
+    rows = list(csv.DictReader(io.StringIO(export.to_csv(run, cells))))
+    assert len(rows) == 8 and {"bench", "net_ns", "status", "reason"} <= rows[0].keys()
+
+
+def test_compare_says_not_significant_when_three_rounds_cannot_be(tmp_path):
+    store = Store(tmp_path / "s.db")
+    make_run(store, "run-a")
+    make_run(store, "run-b", speed=0.5)
+    rows, geo = compare(store, "run-a", "run-b", n_boot=100)
+    assert {r.key[1] for r in rows} == {"fastjson", "slowjson", "packer"}
+    fast = next(r for r in rows if r.key[1] == "fastjson" and r.key[2] == "tree")
+    assert fast.ratio < 0.5 and fast.ci[1] < 1  # clearly faster by the CI...
+    assert fast.verdict == "not significant"  # ...but 3 vs 3 rounds cannot give p < 0.05
+    assert geo["slowjson"] == 1.0
+    text = render(rows, geo, "run-a", "run-b", (3, 3))
+    _snapshot("compare.md", text)
+    assert "smallest possible p is 0.100" in text
