@@ -4,7 +4,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from serbench.corpus.build import write_corpus
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,8 +11,6 @@ import subprocess
 import sys
 import time
 
-import pytest
-
 from serbench.cli import main
 from serbench.harnesses.python import PythonHarness
 
@@ -24,8 +22,18 @@ def _main(capsys, *argv) -> tuple[int, str]:
 
 
 def test_unknown_library_is_one_line_and_exit_2(capsys, tmp_path, corpus):
-    code, line = _main(capsys, "--db", str(tmp_path / "s.db"), "run", "--lang", "python", "--lib", "nosuchlib",
-                       "--corpus", str(corpus[0]))
+    code, line = _main(
+        capsys,
+        "--db",
+        str(tmp_path / "s.db"),
+        "run",
+        "--lang",
+        "python",
+        "--lib",
+        "nosuchlib",
+        "--corpus",
+        str(corpus[0]),
+    )
     assert code == 2 and line.startswith("serbench: unknown library 'nosuchlib'")
 
 
@@ -37,15 +45,33 @@ def test_unknown_language_is_exit_2(capsys, tmp_path):
 def test_malformed_data_file_is_one_line_and_exit_2(capsys, tmp_path, corpus):
     bad = tmp_path / "broken.json"
     bad.write_text('{"a": [1,')
-    code, line = _main(capsys, "--db", str(tmp_path / "s.db"), "run", "--lang", "python", "--data", str(bad),
-                       "--corpus", str(corpus[0]))
+    code, line = _main(
+        capsys,
+        "--db",
+        str(tmp_path / "s.db"),
+        "run",
+        "--lang",
+        "python",
+        "--data",
+        str(bad),
+        "--corpus",
+        str(corpus[0]),
+    )
     assert code == 2 and line.startswith("serbench: invalid JSON"), line
     assert "Traceback" not in line
 
 
 def test_missing_data_file_is_exit_2(capsys, tmp_path):
-    code, line = _main(capsys, "--db", str(tmp_path / "s.db"), "corpus", "--out", str(tmp_path / "c"),
-                       "--data", str(tmp_path / "nope.json"))
+    code, line = _main(
+        capsys,
+        "--db",
+        str(tmp_path / "s.db"),
+        "corpus",
+        "--out",
+        str(tmp_path / "c"),
+        "--data",
+        str(tmp_path / "nope.json"),
+    )
     assert code == 2 and "No such file" in line
 
 
@@ -71,8 +97,23 @@ def _rounds(db) -> int:
 def test_a_run_killed_with_sigkill_keeps_its_cells_and_resume_completes_it(tmp_path, corpus):
     db, out = tmp_path / "s.db", tmp_path / "out"
     base = [sys.executable, "-m", "serbench.cli", "--db", str(db)]
-    args = ["run", "--lang", "python", "--lib", "orjson", "--lib", "cbor2", "--size", "1", "--size", "2",
-            "--corpus", str(corpus[0]), "--out", str(out)]
+    args = [
+        "run",
+        "--lang",
+        "python",
+        "--lib",
+        "orjson",
+        "--lib",
+        "cbor2",
+        "--size",
+        "1",
+        "--size",
+        "2",
+        "--corpus",
+        str(corpus[0]),
+        "--out",
+        str(out),
+    ]
     p = subprocess.Popen(base + args, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while _rounds(db) < 6 and time.monotonic() < deadline and p.poll() is None:
@@ -93,7 +134,9 @@ def test_a_run_killed_with_sigkill_keeps_its_cells_and_resume_completes_it(tmp_p
         run = c.execute("SELECT * FROM runs").fetchone()
         cells = c.execute("SELECT * FROM cells").fetchall()
         after = {(r[0], r[1]): r[2] for r in c.execute("SELECT cell_id, round, finished_at FROM rounds")}
-    assert run["status"] == "done" and len(cells) == 16  # 2 libs x 2 tests x 2 sizes + 2 baselines x 2 formats x 2 sizes
+    assert (
+        run["status"] == "done" and len(cells) == 16
+    )  # 2 libs x 2 tests x 2 sizes + 2 baselines x 2 formats x 2 sizes
     assert all(c["status"] == "ok" and c["median_ns"] > 0 for c in cells)
     # Nothing finished before the kill was run again: those rounds keep their original timestamps.
     assert all(after[(cid, rnd)] == t for cid, rnd, t in before)

@@ -7,7 +7,6 @@ import json
 
 import msgpack
 import pytest
-
 from serbench.corpus import generator
 from serbench.corpus.build import load_user_file, write_corpus
 from serbench.corpus.formats import DECODERS, FORMATS, FormatError
@@ -97,14 +96,17 @@ def test_a_user_json_file_becomes_a_dataset(tmp_path):
     assert entry["hash"] == hex64(hash_value(ds.doc)) and "bson" in entry["files"]
 
 
-@pytest.mark.parametrize("name,content,message", [
-    ("bad.json", b'{"a": [1, 2', "invalid JSON"),
-    ("nan.json", b'{"a": NaN}', "NaN"),
-    ("root.json", b"[1, 2]", "root must be a map"),
-    ("bad.msgpack", b"\xc1", "invalid MessagePack"),
-    ("keys.msgpack", msgpack.packb({1: 2}), "invalid MessagePack"),
-    ("data.xml", b"<a/>", "unknown extension"),
-])
+@pytest.mark.parametrize(
+    "name,content,message",
+    [
+        ("bad.json", b'{"a": [1, 2', "invalid JSON"),
+        ("nan.json", b'{"a": NaN}', "NaN"),
+        ("root.json", b"[1, 2]", "root must be a map"),
+        ("bad.msgpack", b"\xc1", "invalid MessagePack"),
+        ("keys.msgpack", msgpack.packb({1: 2}), "invalid MessagePack"),
+        ("data.xml", b"<a/>", "unknown extension"),
+    ],
+)
 def test_a_malformed_user_file_is_refused_with_a_reason(tmp_path, name, content, message):
     p = tmp_path / name
     p.write_bytes(content)

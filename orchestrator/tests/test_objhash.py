@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from serbench.corpus.formats import DECODERS
 from serbench.objhash import StreamHasher, hash_value, hex64, step
 
@@ -54,15 +53,18 @@ def test_streaming_hash_equals_tree_hash_on_every_vector(vectors):
 
 
 def test_map_key_order_does_not_change_the_hash():
-    assert hash_value({"a": 1, "b": [2, {"x": None, "y": 1.5}]}) == hash_value({"b": [2, {"y": 1.5, "x": None}], "a": 1})
+    assert hash_value({"a": 1, "b": [2, {"x": None, "y": 1.5}]}) == hash_value(
+        {"b": [2, {"y": 1.5, "x": None}], "a": 1}
+    )
 
 
 def test_array_order_changes_the_hash():
     assert hash_value([1, 2]) != hash_value([2, 1])
 
 
-@pytest.mark.parametrize("a,b", [(1, 1.0), (0.0, -0.0), (-1, (1 << 64) - 1), ("1", 1), ([], {}), ("", b""),
-                                  (None, False), ([[]], [])])
+@pytest.mark.parametrize(
+    "a,b", [(1, 1.0), (0.0, -0.0), (-1, (1 << 64) - 1), ("1", 1), ([], {}), ("", b""), (None, False), ([[]], [])]
+)
 def test_distinct_values_hash_differently(a, b):
     assert hash_value(a) != hash_value(b)
 

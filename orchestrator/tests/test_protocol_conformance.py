@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-from pathlib import Path
 
 import jsonschema
 import pytest
-
 from serbench.harnesses import BuildOptions, harness_classes
 
 from .conftest import ROOT, VECTORS
@@ -40,8 +38,9 @@ def _vector(name: str) -> dict:
 
 
 def _call(harness, *args) -> subprocess.CompletedProcess:
-    return subprocess.run(harness.command() + list(args), capture_output=True, text=True, env=harness.env(),
-                          timeout=300)
+    return subprocess.run(
+        harness.command() + list(args), capture_output=True, text=True, env=harness.env(), timeout=300
+    )
 
 
 def _first_cell(listing, test: str = "tree"):
@@ -58,16 +57,34 @@ def test_list_describes_every_benchmark(listing):
     assert len(ids) == len(set(ids))
     for b in listing["benchmarks"]:
         assert {"id", "library", "version", "formats", "tests", "baseline_for"} <= b.keys(), b
-        for test, base in b["baseline_for"].items():
+        for _test, base in b["baseline_for"].items():
             assert base in ids, f"{b['id']}: baseline {base} not listed"
 
 
 def _run(harness, tmp_path, bench, test, fmt, vector, expect=None, *extra):
     v = _vector(vector)
     results = tmp_path / f"{bench}-{test}-{fmt}.jsonl"
-    res = _call(harness, "run", "--bench", bench, "--test", test, "--format", fmt, "--file",
-                str(VECTORS / v["files"][fmt]), "--expect-hash", expect or v["hash"], "--results", str(results),
-                "--budget-ms", "20", "--min-samples", "3", *extra)
+    res = _call(
+        harness,
+        "run",
+        "--bench",
+        bench,
+        "--test",
+        test,
+        "--format",
+        fmt,
+        "--file",
+        str(VECTORS / v["files"][fmt]),
+        "--expect-hash",
+        expect or v["hash"],
+        "--results",
+        str(results),
+        "--budget-ms",
+        "20",
+        "--min-samples",
+        "3",
+        *extra,
+    )
     rows = [json.loads(line) for line in results.read_text().splitlines()] if results.exists() else []
     for r in rows:
         jsonschema.validate(r, SCHEMA)
@@ -121,8 +138,18 @@ def test_unknown_benchmark_exits_2_and_unsupported_format_exits_5(harness, listi
 def test_verify_prints_the_vector_hash(harness, listing):
     b, fmt = _first_cell(listing)
     v = _vector("float-17-digits")
-    res = _call(harness, "verify", "--bench", b["id"], "--test", "tree", "--format", fmt,
-                "--file", str(VECTORS / v["files"][fmt]))
+    res = _call(
+        harness,
+        "verify",
+        "--bench",
+        b["id"],
+        "--test",
+        "tree",
+        "--format",
+        fmt,
+        "--file",
+        str(VECTORS / v["files"][fmt]),
+    )
     assert res.returncode == 0 and json.loads(res.stdout) == {"hash": v["hash"]}
 
 

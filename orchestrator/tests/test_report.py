@@ -14,25 +14,68 @@ from serbench.report import export, markdown
 from serbench.store import Store
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
-MANIFEST = {"datasets": [
-    {"dataset": "size-1", "kind": "schemaless", "size": 1, "hash": "0" * 16,
-     "stats": {"payload_bytes": 200},
-     "files": {"json": {"file": "size-1.json", "bytes": 358, "gzip_bytes": 250, "zstd_bytes": 240},
-               "msgpack": {"file": "size-1.msgpack", "bytes": 257, "gzip_bytes": 230, "zstd_bytes": 220}}}]}
+MANIFEST = {
+    "datasets": [
+        {
+            "dataset": "size-1",
+            "kind": "schemaless",
+            "size": 1,
+            "hash": "0" * 16,
+            "stats": {"payload_bytes": 200},
+            "files": {
+                "json": {"file": "size-1.json", "bytes": 358, "gzip_bytes": 250, "zstd_bytes": 240},
+                "msgpack": {"file": "size-1.msgpack", "bytes": 257, "gzip_bytes": 230, "zstd_bytes": 220},
+            },
+        }
+    ]
+}
 ENV = {"cpu_model": "Test CPU", "cores": 2, "governor": "performance", "kernel": "6.0", "git_commit": "abc123"}
 
 
-def _cell(store, run_id, bench, test, fmt, per_iter_ns, baseline=None, is_baseline=False, status="ok", reason=None,
-          allocs=None, library=None):
-    cid = store.add_cell(run_id, {"harness": "python", "bench": bench, "test": test, "dataset": "size-1",
-                                  "format": fmt, "library": library or bench, "version": "1.0", "notes": "",
-                                  "is_baseline": int(is_baseline), "baseline_bench": baseline,
-                                  "measures": None if is_baseline else f"{test} loop"})
+def _cell(
+    store,
+    run_id,
+    bench,
+    test,
+    fmt,
+    per_iter_ns,
+    baseline=None,
+    is_baseline=False,
+    status="ok",
+    reason=None,
+    allocs=None,
+    library=None,
+):
+    cid = store.add_cell(
+        run_id,
+        {
+            "harness": "python",
+            "bench": bench,
+            "test": test,
+            "dataset": "size-1",
+            "format": fmt,
+            "library": library or bench,
+            "version": "1.0",
+            "notes": "",
+            "is_baseline": int(is_baseline),
+            "baseline_bench": baseline,
+            "measures": None if is_baseline else f"{test} loop",
+        },
+    )
     for rnd in range(3):
-        samples = [{"iterations": 10, "wall_ns": int(10 * per_iter_ns * (1 + 0.01 * ((rnd + i) % 3))), "cpu_ns": None}
-                   for i in range(4)]
-        store.record_round(cid, rnd, status, reason, 0.1, samples if status == "ok" else [],
-                           alloc={"allocs_per_op": allocs, "alloc_bytes_per_op": 100, "method": "test"} if allocs else None)
+        samples = [
+            {"iterations": 10, "wall_ns": int(10 * per_iter_ns * (1 + 0.01 * ((rnd + i) % 3))), "cpu_ns": None}
+            for i in range(4)
+        ]
+        store.record_round(
+            cid,
+            rnd,
+            status,
+            reason,
+            0.1,
+            samples if status == "ok" else [],
+            alloc={"allocs_per_op": allocs, "alloc_bytes_per_op": 100, "method": "test"} if allocs else None,
+        )
     return cid
 
 
@@ -46,8 +89,17 @@ def make_run(store: Store, run_id: str, speed: float = 1.0) -> None:
     _cell(store, run_id, "slowjson", "tree", "json", 5100, baseline="copy-input", allocs=40)
     _cell(store, run_id, "packer", "tree", "msgpack", 600 * speed, baseline="copy-input", library="packer")
     _cell(store, run_id, "fastjson", "write", "json", 540 * speed, baseline="null")
-    _cell(store, run_id, "lossy", "tree", "json", 1, baseline="copy-input", status="incorrect",
-          reason="hash 1111111111111111 != expected 0000000000000000")
+    _cell(
+        store,
+        run_id,
+        "lossy",
+        "tree",
+        "json",
+        1,
+        baseline="copy-input",
+        status="incorrect",
+        reason="hash 1111111111111111 != expected 0000000000000000",
+    )
     runner.finalize(store, run_id, 200, 1)
     store.finish_run(run_id)
     store.db.execute("UPDATE runs SET finished_at=1 WHERE id=?", (run_id,))
@@ -76,8 +128,9 @@ def test_net_time_is_gross_minus_the_baseline_median(tmp_path):
     make_run(store, "run-a")
     c = next(c for c in store.cells("run-a") if c["bench"] == "slowjson")
     assert c["net_ns"] == c["median_ns"] - c["baseline_ns"]
-    assert c["baseline_ns"] == next(x["median_ns"] for x in store.cells("run-a") if x["bench"] == "copy-input"
-                                     and x["format"] == "json")
+    assert c["baseline_ns"] == next(
+        x["median_ns"] for x in store.cells("run-a") if x["bench"] == "copy-input" and x["format"] == "json"
+    )
     assert c["net_ci_low_ns"] <= c["net_ns"] <= c["net_ci_high_ns"]
 
 

@@ -6,7 +6,6 @@ import io
 import random
 
 import pytest
-
 from serbench import stats
 from serbench.progress import ProgressBar
 

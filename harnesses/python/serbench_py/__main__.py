@@ -73,12 +73,29 @@ def cmd_list(benches: dict[str, Bench], _args) -> int:
     rows = []
     for b in benches.values():
         base = {t: ("null" if t == "write" else "copy-input") for t in b.tests}
-        rows.append({"id": b.id, "library": b.library, "version": b.version, "formats": list(b.formats),
-                     "tests": list(b.tests), "baseline_for": {} if b.baseline else base, "notes": b.notes,
-                     "baseline": b.baseline, "measures": {t: MEASURES[t] for t in b.tests}})
-    print(json.dumps({"protocol": 1, "harness": "python",
-                      "runtime": f"{platform.python_implementation()} {platform.python_version()}",
-                      "benchmarks": rows}))
+        rows.append(
+            {
+                "id": b.id,
+                "library": b.library,
+                "version": b.version,
+                "formats": list(b.formats),
+                "tests": list(b.tests),
+                "baseline_for": {} if b.baseline else base,
+                "notes": b.notes,
+                "baseline": b.baseline,
+                "measures": {t: MEASURES[t] for t in b.tests},
+            }
+        )
+    print(
+        json.dumps(
+            {
+                "protocol": 1,
+                "harness": "python",
+                "runtime": f"{platform.python_implementation()} {platform.python_version()}",
+                "benchmarks": rows,
+            }
+        )
+    )
     return EXIT_OK
 
 
@@ -112,8 +129,11 @@ def alloc_pass(op, arg) -> dict:
         del result
     finally:
         gc.enable()
-    return {"allocs_per_op": max(blocks, 0), "alloc_bytes_per_op": peak,
-            "method": "blocks left allocated by one op (sys.getallocatedblocks); bytes = tracemalloc peak"}
+    return {
+        "allocs_per_op": max(blocks, 0),
+        "alloc_bytes_per_op": peak,
+        "method": "blocks left allocated by one op (sys.getallocatedblocks); bytes = tracemalloc peak",
+    }
 
 
 def cmd_run(benches, args) -> int:
@@ -129,8 +149,14 @@ def cmd_run(benches, args) -> int:
             out.row("error", reason=str(e))
             return EXIT_REJECTED
         ok = got == args.expect_hash
-        out.row("check", ok=ok, hash=got, expected=args.expect_hash, output_bytes=out_bytes,
-                **({} if ok else {"reason": f"hash {got} != expected {args.expect_hash}"}))
+        out.row(
+            "check",
+            ok=ok,
+            hash=got,
+            expected=args.expect_hash,
+            output_bytes=out_bytes,
+            **({} if ok else {"reason": f"hash {got} != expected {args.expect_hash}"}),
+        )
         if not ok:
             return EXIT_MISMATCH
     op, arg, _ = operation(b, args.test, args.format, data)
@@ -182,8 +208,18 @@ def cmd_selftest(benches, args) -> int:
                     else:
                         status, why = ("pass", None) if err is None else ("fail", err)
                     counts[status] += 1
-                    print(json.dumps({"bench": b.id, "test": test, "format": fmt, "vector": v["name"],
-                                      "status": status, "reason": why}))
+                    print(
+                        json.dumps(
+                            {
+                                "bench": b.id,
+                                "test": test,
+                                "format": fmt,
+                                "vector": v["name"],
+                                "status": status,
+                                "reason": why,
+                            }
+                        )
+                    )
     print(f"{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped", file=sys.stderr)
     return EXIT_OK if counts["fail"] == 0 else 1
 

@@ -6,8 +6,8 @@ Clocks are parameters so that tests can drive the loop with a fake clock and get
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 MIN_BATCH_NS = 1_000_000  # a sample lasts at least 1 ms: perf_counter's resolution is far finer
 
@@ -37,8 +37,14 @@ def calibrate(op: Callable, arg, target_ns: int, clock: Callable[[], int]) -> tu
         batch *= 2
 
 
-def sample(op: Callable, arg, budget_ns: int, min_samples: int, clock: Callable[[], int] = time.perf_counter_ns,
-           cpu_clock: Callable[[], int] | None = time.thread_time_ns) -> tuple[list[Sample], dict]:
+def sample(
+    op: Callable,
+    arg,
+    budget_ns: int,
+    min_samples: int,
+    clock: Callable[[], int] = time.perf_counter_ns,
+    cpu_clock: Callable[[], int] | None = time.thread_time_ns,
+) -> tuple[list[Sample], dict]:
     """Calibrate, then take samples until budget_ns has passed and min_samples exist."""
     batch, cal_ns = calibrate(op, arg, max(MIN_BATCH_NS, budget_ns // 50), clock)
     samples: list[Sample] = []

@@ -65,7 +65,7 @@ def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int =
         # The test compares round medians: rounds are the independent units (fresh processes).
         p = stats.mann_whitney_p([median(r) for r in sa], [median(r) for r in sb])
         rows.append(Row(key, ra["library"], a_ns, b_ns, b_ns / a_ns if a_ns > 0 else float("nan"), ci, p))
-    for row, adj in zip(rows, stats.holm([r.p for r in rows])):
+    for row, adj in zip(rows, stats.holm([r.p for r in rows]), strict=True):
         row.p_adj = adj
         if adj < ALPHA:
             row.verdict = "faster" if row.ratio < 1 else "slower"
@@ -78,20 +78,31 @@ def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int =
 
 
 def render(rows: list[Row], geo: dict, run_a: str, run_b: str, rounds: tuple[int, int]) -> str:
-    out = [f"# serbench compare: {run_a} (A) vs {run_b} (B)", "",
-           "Ratio = B / A of net time per operation (below 1: B is faster). CI: 95% bootstrap. "
-           "Significance: two-sided Mann-Whitney U on round medians, Holm-adjusted over all "
-           f"{len(rows)} cells, α = {ALPHA}.", ""]
+    out = [
+        f"# serbench compare: {run_a} (A) vs {run_b} (B)",
+        "",
+        "Ratio = B / A of net time per operation (below 1: B is faster). CI: 95% bootstrap. "
+        "Significance: two-sided Mann-Whitney U on round medians, Holm-adjusted over all "
+        f"{len(rows)} cells, α = {ALPHA}.",
+        "",
+    ]
     floor = stats.min_possible_p(*rounds)
     if floor >= ALPHA:
-        out += [f"Note: with {rounds[0]} and {rounds[1]} rounds the smallest possible p is {floor:.3f}, so no cell "
-                "can be significant; run both in full mode (`--mode full`) for a verdict.", ""]
-    out += ["| Lang | Benchmark | Test | Dataset | Format | A | B | B/A | 95% CI | p (adj.) | Verdict |",
-            "|---|---|---|---|---|---|---|---|---|---|---|"]
+        out += [
+            f"Note: with {rounds[0]} and {rounds[1]} rounds the smallest possible p is {floor:.3f}, so no cell "
+            "can be significant; run both in full mode (`--mode full`) for a verdict.",
+            "",
+        ]
+    out += [
+        "| Lang | Benchmark | Test | Dataset | Format | A | B | B/A | 95% CI | p (adj.) | Verdict |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         h, b, t, d, f = r.key
-        out.append(f"| {h} | {b} | {t} | {d} | {f} | {fmt_ns(r.a_ns)} | {fmt_ns(r.b_ns)} | {r.ratio:.3f} | "
-                   f"{r.ci[0]:.3f} – {r.ci[1]:.3f} | {r.p_adj:.3g} | {r.verdict} |")
+        out.append(
+            f"| {h} | {b} | {t} | {d} | {f} | {fmt_ns(r.a_ns)} | {fmt_ns(r.b_ns)} | {r.ratio:.3f} | "
+            f"{r.ci[0]:.3f} – {r.ci[1]:.3f} | {r.p_adj:.3g} | {r.verdict} |"
+        )
     out += ["", "Geometric mean of B/A per library:", "", "| Library | Geomean B/A |", "|---|---|"]
     out += [f"| {lib} | {g:.3f} |" for lib, g in geo.items()]
     return "\n".join(out) + "\n"

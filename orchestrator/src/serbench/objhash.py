@@ -94,8 +94,12 @@ def hash_value(v) -> int:
     if t is bytes or t is bytearray or t is memoryview:
         return hash_bytes(BINARY, bytes(v))
     # Subclasses (e.g. bson's Int64, OrderedDict) fall back to their base type.
-    for base, fn in ((bool, lambda x: _TRUE_HASH if x else _FALSE_HASH), (int, hash_int),
-                     (float, hash_float), (str, hash_str)):
+    for base, fn in (
+        (bool, lambda x: _TRUE_HASH if x else _FALSE_HASH),
+        (int, hash_int),
+        (float, hash_float),
+        (str, hash_str),
+    ):
         if isinstance(v, base):
             return fn(v)
     if isinstance(v, dict):

@@ -8,9 +8,9 @@ import random
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from . import stats
 from .harnesses import Harness, HarnessError
@@ -60,12 +60,19 @@ class Cell:
 
     def row(self) -> dict:
         return {
-            "harness": self.harness.name, "bench": self.bench["id"], "test": self.test,
-            "dataset": self.dataset["dataset"], "format": self.format, "library": self.bench["library"],
-            "version": self.bench["version"], "notes": self.bench.get("notes", ""),
-            "is_baseline": int(bool(self.bench.get("baseline"))), "baseline_bench": self.baseline_bench,
+            "harness": self.harness.name,
+            "bench": self.bench["id"],
+            "test": self.test,
+            "dataset": self.dataset["dataset"],
+            "format": self.format,
+            "library": self.bench["library"],
+            "version": self.bench["version"],
+            "notes": self.bench.get("notes", ""),
+            "is_baseline": int(bool(self.bench.get("baseline"))),
+            "baseline_bench": self.baseline_bench,
             "measures": (self.bench.get("measures") or {}).get(self.test),
-            "code_size_bytes": self.bench.get("code_size_bytes"), "code_size_method": self.bench.get("code_size_method"),
+            "code_size_bytes": self.bench.get("code_size_bytes"),
+            "code_size_method": self.bench.get("code_size_method"),
         }
 
 
@@ -90,8 +97,17 @@ def _matches(bench: dict, libs: list[str]) -> bool:
     return any(lib.lower() in names for lib in libs)
 
 
-def plan(harnesses: list[Harness], listings: dict[str, dict], manifest: dict, corpus_dir: Path, *,
-         libs: list[str], formats: list[str], tests: list[str], datasets: list[str]) -> list[Cell]:
+def plan(
+    harnesses: list[Harness],
+    listings: dict[str, dict],
+    manifest: dict,
+    corpus_dir: Path,
+    *,
+    libs: list[str],
+    formats: list[str],
+    tests: list[str],
+    datasets: list[str],
+) -> list[Cell]:
     """The cells the filters select, plus the baseline cells their net times need."""
     known_ds = {d["dataset"]: d for d in manifest["datasets"]}
     for name in datasets:
@@ -153,15 +169,42 @@ def execute(cell: Cell, mode: Mode, *, alloc: bool, check: bool, seed: int) -> O
     """One fresh harness process for one cell. Never raises for a misbehaving harness."""
     with tempfile.TemporaryDirectory(prefix="serbench-") as tmp:
         results = Path(tmp) / "results.jsonl"
-        argv = cell.harness.command() + [
-            "run", "--bench", cell.bench["id"], "--test", cell.test, "--format", cell.format,
-            "--file", str(cell.file), "--expect-hash", cell.dataset["hash"], "--results", str(results),
-            "--budget-ms", str(mode.budget_ms), "--min-samples", str(mode.min_samples), "--seed", str(seed),
-        ] + (["--alloc"] if alloc else []) + ([] if check else ["--no-check"])
+        argv = (
+            cell.harness.command()
+            + [
+                "run",
+                "--bench",
+                cell.bench["id"],
+                "--test",
+                cell.test,
+                "--format",
+                cell.format,
+                "--file",
+                str(cell.file),
+                "--expect-hash",
+                cell.dataset["hash"],
+                "--results",
+                str(results),
+                "--budget-ms",
+                str(mode.budget_ms),
+                "--min-samples",
+                str(mode.min_samples),
+                "--seed",
+                str(seed),
+            ]
+            + (["--alloc"] if alloc else [])
+            + ([] if check else ["--no-check"])
+        )
         t0 = time.monotonic()
         try:
-            res = subprocess.run(argv, capture_output=True, text=True, env=cell.harness.env(),
-                                 timeout=mode.timeout_s, stdin=subprocess.DEVNULL)
+            res = subprocess.run(
+                argv,
+                capture_output=True,
+                text=True,
+                env=cell.harness.env(),
+                timeout=mode.timeout_s,
+                stdin=subprocess.DEVNULL,
+            )
             code, stderr = res.returncode, res.stderr
         except subprocess.TimeoutExpired as e:
             code, stderr = None, (e.stderr or b"").decode(errors="replace") if isinstance(e.stderr, bytes) else ""
@@ -179,8 +222,9 @@ def execute(cell: Cell, mode: Mode, *, alloc: bool, check: bool, seed: int) -> O
         reason = (check_row or {}).get("reason") or "hash mismatch"
     elif status == "failed":
         tail = " | ".join(stderr.strip().splitlines()[-2:])
-        reason = (error_row or {}).get("reason") or (
-            f"crashed (signal {-code})" if code < 0 else f"exit {code}") + (f": {tail}" if tail and not error_row else "")
+        reason = (error_row or {}).get("reason") or (f"crashed (signal {-code})" if code < 0 else f"exit {code}") + (
+            f": {tail}" if tail and not error_row else ""
+        )
     elif status == "unsupported":
         reason = stderr.strip().splitlines()[-1] if stderr.strip() else "not supported"
     elif not samples and not alloc:
@@ -206,8 +250,9 @@ def _read_rows(path: Path) -> list[dict]:
 Progress = Callable[[int, int, str], None]
 
 
-def run_cells(store: Store, run_id: str, cells: list[Cell], mode: Mode, seed: int, progress: Progress,
-              allocs: bool = True) -> None:
+def run_cells(
+    store: Store, run_id: str, cells: list[Cell], mode: Mode, seed: int, progress: Progress, allocs: bool = True
+) -> None:
     """Execute every (cell, round) not yet in the store, then the allocation pass, committing each."""
     for c in cells:
         c.id = store.add_cell(run_id, c.row())
@@ -217,7 +262,9 @@ def run_cells(store: Store, run_id: str, cells: list[Cell], mode: Mode, seed: in
         return any(r["status"] != "ok" for r in done[c.id].values())
 
     rounds = list(range(mode.rounds)) + ([-1] if allocs else [])
-    todo_total = sum(1 for c in cells for r in rounds if r not in done[c.id] and (r >= 0 or not c.bench.get("baseline")))
+    todo_total = sum(
+        1 for c in cells for r in rounds if r not in done[c.id] and (r >= 0 or not c.bench.get("baseline"))
+    )
     finished = 0
     for rnd in rounds:
         order = [c for c in cells if rnd not in done[c.id] and not bad(c)]
@@ -233,8 +280,12 @@ def run_cells(store: Store, run_id: str, cells: list[Cell], mode: Mode, seed: in
             done[c.id][rnd] = {"status": out.status}
             finished += 1
         # Cells that failed drop out of later rounds; they no longer count towards the total.
-        todo_total = finished + sum(1 for c in cells for r in rounds if r not in done[c.id] and not bad(c)
-                                    and (r >= 0 or not c.bench.get("baseline")))
+        todo_total = finished + sum(
+            1
+            for c in cells
+            for r in rounds
+            if r not in done[c.id] and not bad(c) and (r >= 0 or not c.bench.get("baseline"))
+        )
     progress(finished, todo_total, "")
 
 
@@ -249,9 +300,17 @@ def finalize(store: Store, run_id: str, n_boot: int, seed: int) -> None:
                 continue
             rounds_of[r["id"]] = list(per_round.values())
             s = stats.summarize(rounds_of[r["id"]], random.Random(seed + r["id"]), n_boot)
-            store.update_cell(r["id"], status="ok", median_ns=s.median_ns, ci_low_ns=s.ci_low_ns,
-                              ci_high_ns=s.ci_high_ns, rcv=s.rcv, outliers=s.outliers, n_samples=s.n,
-                              noisy=int(s.noisy))
+            store.update_cell(
+                r["id"],
+                status="ok",
+                median_ns=s.median_ns,
+                ci_low_ns=s.ci_low_ns,
+                ci_high_ns=s.ci_high_ns,
+                rcv=s.rcv,
+                outliers=s.outliers,
+                n_samples=s.n,
+                noisy=int(s.noisy),
+            )
     rows = store.cells(run_id)  # again, now with the medians
     by_key = {(r["harness"], r["bench"], r["dataset"], r["format"]): r for r in rows}
     for r in rows:
@@ -262,5 +321,4 @@ def finalize(store: Store, run_id: str, n_boot: int, seed: int) -> None:
             continue
         bmed = b["median_ns"]
         lo, hi = stats.bootstrap_ci(rounds_of[r["id"]], random.Random(seed - r["id"]), n_boot, minus=rounds_of[b["id"]])
-        store.update_cell(r["id"], baseline_ns=bmed, net_ns=r["median_ns"] - bmed, net_ci_low_ns=lo,
-                          net_ci_high_ns=hi)
+        store.update_cell(r["id"], baseline_ns=bmed, net_ns=r["median_ns"] - bmed, net_ci_low_ns=lo, net_ci_high_ns=hi)

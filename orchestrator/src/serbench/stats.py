@@ -52,8 +52,13 @@ def _percentile(sorted_xs: list[float], q: float) -> float:
     return sorted_xs[lo] + (sorted_xs[hi] - sorted_xs[lo]) * (pos - lo)
 
 
-def bootstrap_ci(rounds: list[list[float]], rng: random.Random, n_boot: int = 1000, level: float = 0.95,
-                 minus: list[list[float]] | None = None) -> tuple[float, float]:
+def bootstrap_ci(
+    rounds: list[list[float]],
+    rng: random.Random,
+    n_boot: int = 1000,
+    level: float = 0.95,
+    minus: list[list[float]] | None = None,
+) -> tuple[float, float]:
     """Percentile bootstrap CI of median(rounds), or of median(rounds) - median(minus) when a
     baseline is given (the two resampled independently)."""
     stats = []

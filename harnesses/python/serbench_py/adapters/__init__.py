@@ -6,9 +6,9 @@ A capability left as None is unsupported (exit 5), never an `if` on library name
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Callable, Iterable
 
 MODULES = [
     "baselines",

@@ -2,5 +2,6 @@ import cbor2
 
 from . import Bench
 
-BENCHES = [Bench("cbor2", "cbor2", "cbor2", ("cbor",), encode=cbor2.dumps, decode=cbor2.loads,
-                 notes="C extension _cbor2")]
+BENCHES = [
+    Bench("cbor2", "cbor2", "cbor2", ("cbor",), encode=cbor2.dumps, decode=cbor2.loads, notes="C extension _cbor2")
+]

@@ -15,16 +15,32 @@ def _events(data: bytes):
 
 def _hash(data: bytes) -> int:
     h = StreamHasher()
-    on = {"start_map": lambda _: h.start_map(), "end_map": lambda _: h.end_map(),
-          "start_array": lambda _: h.start_array(), "end_array": lambda _: h.end_array(),
-          "map_key": h.key, "null": lambda _: h.null(), "boolean": h.boolean, "integer": h.integer,
-          "double": h.double, "number": lambda v: h.integer(v) if isinstance(v, int) else h.double(v),
-          "string": h.string}
+    on = {
+        "start_map": lambda _: h.start_map(),
+        "end_map": lambda _: h.end_map(),
+        "start_array": lambda _: h.start_array(),
+        "end_array": lambda _: h.end_array(),
+        "map_key": h.key,
+        "null": lambda _: h.null(),
+        "boolean": h.boolean,
+        "integer": h.integer,
+        "double": h.double,
+        "number": lambda v: h.integer(v) if isinstance(v, int) else h.double(v),
+        "string": h.string,
+    }
     for event, value in _events(data):
         on[event](value)
     return h.value()
 
 
-BENCHES = [Bench("ijson-yajl2c", "ijson (yajl2_c)", "ijson", ("json", "json-pretty"),
-                 stream=lambda d: drain(_events(d)), stream_hash=_hash,
-                 notes="pull events from the yajl2_c backend; the timed loop only drains them")]
+BENCHES = [
+    Bench(
+        "ijson-yajl2c",
+        "ijson (yajl2_c)",
+        "ijson",
+        ("json", "json-pretty"),
+        stream=lambda d: drain(_events(d)),
+        stream_hash=_hash,
+        notes="pull events from the yajl2_c backend; the timed loop only drains them",
+    )
+]

@@ -13,5 +13,14 @@ def _decode(data: bytes):
     return json.loads(data)
 
 
-BENCHES = [Bench("json", "json (stdlib)", None, JSON_FORMATS, encode=_encode, decode=_decode,
-                 notes="C accelerator _json; output UTF-8 unescaped")]
+BENCHES = [
+    Bench(
+        "json",
+        "json (stdlib)",
+        None,
+        JSON_FORMATS,
+        encode=_encode,
+        decode=_decode,
+        notes="C accelerator _json; output UTF-8 unescaped",
+    )
+]

@@ -15,11 +15,24 @@ def _stream(data: bytes):
 
 
 BENCHES = [
-    Bench("msgpack", "msgpack (C extension)", "msgpack", ("msgpack",),
-          encode=msgpack._cmsgpack.Packer().pack, decode=msgpack._cmsgpack.unpackb,
-          stream=_stream, stream_hash=lambda d: hash_value(_stream(d)),
-          notes="Cython extension; incremental = Unpacker over a stream, 64 KiB reads"),
-    Bench("msgpack-fallback", "msgpack (pure Python)", "msgpack", ("msgpack",),
-          encode=msgpack.fallback.Packer().pack, decode=msgpack.fallback.unpackb,
-          notes="msgpack.fallback, the pure-Python implementation"),
+    Bench(
+        "msgpack",
+        "msgpack (C extension)",
+        "msgpack",
+        ("msgpack",),
+        encode=msgpack._cmsgpack.Packer().pack,
+        decode=msgpack._cmsgpack.unpackb,
+        stream=_stream,
+        stream_hash=lambda d: hash_value(_stream(d)),
+        notes="Cython extension; incremental = Unpacker over a stream, 64 KiB reads",
+    ),
+    Bench(
+        "msgpack-fallback",
+        "msgpack (pure Python)",
+        "msgpack",
+        ("msgpack",),
+        encode=msgpack.fallback.Packer().pack,
+        decode=msgpack.fallback.unpackb,
+        notes="msgpack.fallback, the pure-Python implementation",
+    ),
 ]

@@ -7,5 +7,14 @@ def _encode(obj) -> bytes:
     return simplejson.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-BENCHES = [Bench("simplejson", "simplejson", "simplejson", JSON_FORMATS, encode=_encode, decode=simplejson.loads,
-                 notes="C speedups")]
+BENCHES = [
+    Bench(
+        "simplejson",
+        "simplejson",
+        "simplejson",
+        JSON_FORMATS,
+        encode=_encode,
+        decode=simplejson.loads,
+        notes="C speedups",
+    )
+]

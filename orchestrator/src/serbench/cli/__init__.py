@@ -17,7 +17,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .. import envinfo, runner
-from ..compare import compare, render as render_compare
+from ..compare import compare
+from ..compare import render as render_compare
 from ..corpus import build as corpus
 from ..corpus.formats import FormatError
 from ..corpus.generator import DEFAULT_SEED
@@ -96,12 +97,36 @@ def cmd_run(args) -> int:
     corpus_dir = Path(args.corpus)
     manifest = corpus.ensure_corpus(corpus_dir, args.seed, user)
     listings = {h.name: runner.listing(h) for h in hs}
-    cells = runner.plan(hs, listings, manifest, corpus_dir, libs=args.lib, formats=args.format, tests=args.test,
-                        datasets=_datasets(args, user))
+    cells = runner.plan(
+        hs,
+        listings,
+        manifest,
+        corpus_dir,
+        libs=args.lib,
+        formats=args.format,
+        tests=args.test,
+        datasets=_datasets(args, user),
+    )
     if run_id is None:
         run_id = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
-        saved = {k: getattr(args, k) for k in ("lang", "lib", "format", "test", "size", "dataset", "data", "mode",
-                                               "seed", "corpus", "build_profile", "compiler", "out")}
+        saved = {
+            k: getattr(args, k)
+            for k in (
+                "lang",
+                "lib",
+                "format",
+                "test",
+                "size",
+                "dataset",
+                "data",
+                "mode",
+                "seed",
+                "corpus",
+                "build_profile",
+                "compiler",
+                "out",
+            )
+        }
         saved["rounds"] = mode.rounds
         db.create_run(run_id, mode.name, saved, envinfo.collect(ROOT, hs), manifest)
     n_real = sum(1 for c in cells if not c.bench.get("baseline"))
@@ -145,10 +170,14 @@ def cmd_list(args) -> int:
 def cmd_corpus(args) -> int:
     user = [corpus.load_user_file(Path(p)) for p in args.data]
     m = corpus.write_corpus(Path(args.out), args.seed, user)
-    print(f"{'dataset':<14} {'hash':<16} " + " ".join(f"{f:>12}" for f in ("json", "msgpack", "cbor", "bson", "ubjson")))
+    print(
+        f"{'dataset':<14} {'hash':<16} " + " ".join(f"{f:>12}" for f in ("json", "msgpack", "cbor", "bson", "ubjson"))
+    )
     for d in m["datasets"]:
-        sizes = " ".join(f"{d['files'][f]['bytes'] if f in d['files'] else '-':>12}"
-                         for f in ("json", "msgpack", "cbor", "bson", "ubjson"))
+        sizes = " ".join(
+            f"{d['files'][f]['bytes'] if f in d['files'] else '-':>12}"
+            for f in ("json", "msgpack", "cbor", "bson", "ubjson")
+        )
         print(f"{d['dataset']:<14} {d['hash']:<16} {sizes}")
     say(f"wrote {sum(len(d['files']) for d in m['datasets'])} files and manifest.json to {args.out}")
     return EXIT_OK
@@ -157,7 +186,9 @@ def cmd_corpus(args) -> int:
 def _pick_run(db: Store, run_id: str | None):
     row = db.run(run_id) if run_id else db.latest_run()
     if row is None:
-        raise UserError(f"no run {run_id!r} in the store" if run_id else "the store has no runs yet; try `serbench run`")
+        raise UserError(
+            f"no run {run_id!r} in the store" if run_id else "the store has no runs yet; try `serbench run`"
+        )
     return row
 
 
@@ -187,9 +218,27 @@ def cmd_compare(args) -> int:
         raise UserError("the two runs share no measured cell")
     rounds = (json.loads(a["args_json"]).get("rounds", 0), json.loads(b["args_json"]).get("rounds", 0))
     if args.format == "json":
-        print(json.dumps({"rows": [{"key": r.key, "a_ns": r.a_ns, "b_ns": r.b_ns, "ratio": r.ratio, "ci": r.ci,
-                                    "p": r.p, "p_adjusted": r.p_adj, "verdict": r.verdict} for r in rows],
-                          "geomean": geo}, indent=1))
+        print(
+            json.dumps(
+                {
+                    "rows": [
+                        {
+                            "key": r.key,
+                            "a_ns": r.a_ns,
+                            "b_ns": r.b_ns,
+                            "ratio": r.ratio,
+                            "ci": r.ci,
+                            "p": r.p,
+                            "p_adjusted": r.p_adj,
+                            "verdict": r.verdict,
+                        }
+                        for r in rows
+                    ],
+                    "geomean": geo,
+                },
+                indent=1,
+            )
+        )
     else:
         sys.stdout.write(render_compare(rows, geo, a["id"], b["id"], rounds))
     return EXIT_OK
@@ -199,8 +248,14 @@ def cmd_doctor(args) -> int:
     ok = True
     print(f"python {sys.version.split()[0]}: ok" if sys.version_info >= (3, 10) else "python: 3.10+ needed")
     gov = envinfo.governor()
-    print(f"cpu governor: {gov}" + ("  (for stable timings: cpupower frequency-set -g performance)"
-                                   if gov not in ("performance",) and not gov.startswith("unavailable") else ""))
+    print(
+        f"cpu governor: {gov}"
+        + (
+            "  (for stable timings: cpupower frequency-set -g performance)"
+            if gov not in ("performance",) and not gov.startswith("unavailable")
+            else ""
+        )
+    )
     for name, cls in harness_classes().items():
         h = cls(ROOT, BuildOptions())
         missing = h.missing_toolchain()
@@ -213,8 +268,14 @@ def cmd_test(args) -> int:
     """Every test of every part: the orchestrator's pytest, then each harness's own runner."""
     results = []
     say("== orchestrator (pytest)")
-    results.append(("orchestrator", subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                                                    str(ROOT / "orchestrator" / "tests")]).returncode))
+    results.append(
+        (
+            "orchestrator",
+            subprocess.run(
+                [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(ROOT / "orchestrator" / "tests")]
+            ).returncode,
+        )
+    )
     for h in make(args.lang or None, ROOT, BuildOptions(verbose=args.verbose)):
         missing = h.missing_toolchain()
         if missing:
@@ -249,8 +310,12 @@ def cmd_vectors(args) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="serbench", description="Cross-language serialization benchmarks.",
-                                epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="serbench",
+        description="Cross-language serialization benchmarks.",
+        epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--db", default=str(ROOT / "results" / "serbench.db"), help="results store (SQLite)")
     p.add_argument("-v", "--verbose", action="store_true", help="show build output")
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
@@ -258,26 +323,53 @@ def parser() -> argparse.ArgumentParser:
     def filters(s, with_data=True):
         s.add_argument("--lang", action="append", default=[], help="harness language (repeatable; default: all)")
         s.add_argument("--lib", action="append", default=[], help="library or benchmark id (repeatable)")
-        s.add_argument("--format", action="append", default=[],
-                       help="corpus format (repeatable; default: json msgpack cbor bson ubjson)")
+        s.add_argument(
+            "--format",
+            action="append",
+            default=[],
+            help="corpus format (repeatable; default: json msgpack cbor bson ubjson)",
+        )
         s.add_argument("--test", action="append", default=[], choices=TESTS, help="test kind (repeatable)")
-        s.add_argument("--size", action="append", default=[], type=int, choices=range(1, 6), metavar="{1..5}",
-                       help="schemaless size (repeatable; default: 1 to 5)")
-        s.add_argument("--dataset", action="append", default=[],
-                       help="other dataset by name, e.g. micro-ints (repeatable)")
+        s.add_argument(
+            "--size",
+            action="append",
+            default=[],
+            type=int,
+            choices=range(1, 6),
+            metavar="{1..5}",
+            help="schemaless size (repeatable; default: 1 to 5)",
+        )
+        s.add_argument(
+            "--dataset", action="append", default=[], help="other dataset by name, e.g. micro-ints (repeatable)"
+        )
         if with_data:
-            s.add_argument("--data", action="append", default=[], metavar="FILE",
-                           help="your own .json/.msgpack/.cbor document (a map at the root)")
+            s.add_argument(
+                "--data",
+                action="append",
+                default=[],
+                metavar="FILE",
+                help="your own .json/.msgpack/.cbor document (a map at the root)",
+            )
 
     s = sub.add_parser("run", help="build what is missing, write the corpus, run, store and report")
     filters(s)
-    s.add_argument("--mode", choices=runner.MODES, default="quick",
-                   help="quick: 3 rounds x 0.1 s per cell (default); full: 7 rounds x 10 s")
+    s.add_argument(
+        "--mode",
+        choices=runner.MODES,
+        default="quick",
+        help="quick: 3 rounds x 0.1 s per cell (default); full: 7 rounds x 10 s",
+    )
     s.add_argument("--out", default=str(ROOT / "results"), help="where <run-id>/report.md goes")
     s.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder")
     s.add_argument("--seed", type=int, default=DEFAULT_SEED, help="generator seed")
-    s.add_argument("--resume", nargs="?", const="", default=None, metavar="RUN_ID",
-                   help="finish an interrupted run (default: the latest unfinished one)")
+    s.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="RUN_ID",
+        help="finish an interrupted run (default: the latest unfinished one)",
+    )
     s.add_argument("--build-profile", choices=("speed", "size"), default="speed", help="native/Rust build profile")
     s.add_argument("--compiler", choices=("default", "gcc", "clang"), default="default", help="native compiler")
     s.set_defaults(fn=cmd_run)

@@ -114,8 +114,17 @@ def write_corpus(dest: Path, seed: int = generator.DEFAULT_SEED, user: list[Data
                 "gzip_bytes": len(gzip.compress(data, GZIP_LEVEL, mtime=0)),
                 "zstd_bytes": len(cctx.compress(data)),
             }
-        entries.append({"dataset": ds.id, "kind": ds.kind, "size": ds.size, "hash": h,
-                        "stats": generator.stats(ds.doc), "files": files, "skipped": skipped})
+        entries.append(
+            {
+                "dataset": ds.id,
+                "kind": ds.kind,
+                "size": ds.size,
+                "hash": h,
+                "stats": generator.stats(ds.doc),
+                "files": files,
+                "skipped": skipped,
+            }
+        )
     manifest = {
         "generator_version": generator.GENERATOR_VERSION,
         "hash_version": HASH_VERSION,

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 import math
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import bson
 import cbor2
@@ -238,14 +238,21 @@ FORMATS: dict[str, Format] = {
     f.id: f
     for f in [
         Format("json", "json", encode_json, False, "JSON, minified, UTF-8 unescaped", True),
-        Format("json-pretty", "pretty.json", lambda d: encode_json(d, pretty=True), False,
-               "JSON, 2-space indent", False),
+        Format(
+            "json-pretty", "pretty.json", lambda d: encode_json(d, pretty=True), False, "JSON, 2-space indent", False
+        ),
         Format("msgpack", "msgpack", encode_msgpack, True, "MessagePack, smallest encodings, bin type", True),
         Format("cbor", "cbor", encode_cbor, True, "CBOR (RFC 8949), definite lengths, float64", True),
         Format("bson", "bson", encode_bson, True, "BSON 1.1, int32 where it fits else int64", True),
         Format("ubjson", "ubjson", encode_ubjson, False, "UBJSON Draft 12, sized (#) and typed ($)", True),
-        Format("ubjson-plain", "plain.ubjson", lambda d: encode_ubjson(d, optimised=False), False,
-               "UBJSON Draft 12, unsized and untyped", False),
+        Format(
+            "ubjson-plain",
+            "plain.ubjson",
+            lambda d: encode_ubjson(d, optimised=False),
+            False,
+            "UBJSON Draft 12, unsized and untyped",
+            False,
+        ),
     ]
 }
 

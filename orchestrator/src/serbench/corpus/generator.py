@@ -23,7 +23,7 @@ SCALAR_WEIGHTS = [("null", 40), ("bool", 100), ("int", 330), ("uint", 50), ("flo
 CONTAINER_PER_MILLE = 120
 ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 ASCII_TEXT = ALNUM + "     .,-_"
-ESCAPES = "\"\\\n\t\r\b\f\x01\x02\x07\x0b\x1b\x1f/"
+ESCAPES = '"\\\n\t\r\b\f\x01\x02\x07\x0b\x1b\x1f/'
 
 
 def _rotl(x: int, k: int) -> int:
@@ -214,8 +214,9 @@ def micro_datasets() -> dict[str, dict]:
         "micro-ints": {"data": [rng.below(100) for _ in range(1000)]},
         "micro-bin": {"data": [bytes(rng.below(256) for _ in range(rng.below(100))) for _ in range(1000)]},
         "micro-ascii": {"data": ["".join(ALNUM[rng.below(62)] for _ in range(rng.below(100))) for _ in range(1000)]},
-        "micro-str128": {"data": ["".join(ALNUM[rng.below(62)] for _ in range(n)) for n in
-                                  (rng.below(128) for _ in range(256))]},
+        "micro-str128": {
+            "data": ["".join(ALNUM[rng.below(62)] for _ in range(n)) for n in (rng.below(128) for _ in range(256))]
+        },
         "micro-lists": {"data": [[1, 2, 3] for _ in range(1000)]},
         "micro-maps": {"data": [{"one": 1} for _ in range(1000)]},
     }
@@ -257,5 +258,9 @@ def stats(doc) -> dict:
             payload += len(v)
         else:
             payload += {"int": 8, "uint": 8, "float": 8, "bool": 1}.get(k, 0)
-    return {"values": sum(counts.values()), "max_depth": depth_max, "payload_bytes": payload,
-            "kinds": dict(sorted(counts.items()))}
+    return {
+        "values": sum(counts.values()),
+        "max_depth": depth_max,
+        "payload_bytes": payload,
+        "kinds": dict(sorted(counts.items())),
+    }

@@ -33,8 +33,10 @@ class PythonHarness(Harness):
             return
         # The harness venv uses the same interpreter as the orchestrator, so results name one runtime.
         self._run_step([sys.executable, "-m", "venv", "--clear", str(self.venv)], "creating the venv")
-        self._run_step([str(self.python), "-m", "pip", "install", "--disable-pip-version-check", "-q",
-                        "-r", "requirements.lock"], "pip install -r harnesses/python/requirements.lock")
+        self._run_step(
+            [str(self.python), "-m", "pip", "install", "--disable-pip-version-check", "-q", "-r", "requirements.lock"],
+            "pip install -r harnesses/python/requirements.lock",
+        )
         stamp.write_text(self._lock_digest())
 
     def command(self) -> list[str]:
@@ -46,8 +48,15 @@ class PythonHarness(Harness):
         return {**os.environ, "PYTHONPATH": str(self.dir), "PYTHONHASHSEED": "0"}
 
     def env_info(self) -> dict:
-        out = subprocess.run([str(self.python), "-c", "import sys,platform;print(platform.python_implementation(),"
-                              "sys.version.split()[0])"], capture_output=True, text=True)
+        out = subprocess.run(
+            [
+                str(self.python),
+                "-c",
+                "import sys,platform;print(platform.python_implementation(),sys.version.split()[0])",
+            ],
+            capture_output=True,
+            text=True,
+        )
         lock = (self.dir / "requirements.lock").read_text().splitlines()
         return {"runtime": out.stdout.strip(), "packages": [ln for ln in lock if ln and not ln.startswith("#")]}
 

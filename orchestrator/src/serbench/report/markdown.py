@@ -8,8 +8,14 @@ from datetime import datetime, timezone
 
 from .units import fmt_bytes, fmt_count, fmt_ns
 
-TEST_TITLES = [("write", "Write"), ("tree", "Tree"), ("incremental", "Incremental"),
-               ("typed-encode", "Typed encode"), ("typed-decode", "Typed decode"), ("typed-access", "Typed access")]
+TEST_TITLES = [
+    ("write", "Write"),
+    ("tree", "Tree"),
+    ("incremental", "Incremental"),
+    ("typed-encode", "Typed encode"),
+    ("typed-decode", "Typed decode"),
+    ("typed-access", "Typed access"),
+]
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -29,9 +35,18 @@ def _time(c):
 
 def _row(c, show_lang: bool, show_code: bool) -> list[str]:
     ratio = f"{c['median_ns'] / c['baseline_ns']:.2f}×" if c["baseline_ns"] else "–"
-    flags = (" ⚠ noisy" if c["noisy"] else "")
-    row = [f"{c['library']} ({c['version']})", c["bench"], c["format"], fmt_ns(_time(c)) + flags, _ci(c),
-           fmt_ns(c["median_ns"]), fmt_ns(c["baseline_ns"]), ratio, fmt_count(c["allocs_per_op"])]
+    flags = " ⚠ noisy" if c["noisy"] else ""
+    row = [
+        f"{c['library']} ({c['version']})",
+        c["bench"],
+        c["format"],
+        fmt_ns(_time(c)) + flags,
+        _ci(c),
+        fmt_ns(c["median_ns"]),
+        fmt_ns(c["baseline_ns"]),
+        ratio,
+        fmt_count(c["allocs_per_op"]),
+    ]
     if show_code:
         row.append(fmt_bytes(c["code_size_bytes"]))
     if show_lang:
@@ -56,21 +71,36 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
         if not c["is_baseline"]:
             counts[c["status"]] = counts.get(c["status"], 0) + 1
     out = [f"# serbench results: run {run['id']}", ""]
-    out.append(f"{run['mode']} mode ({args.get('rounds')} rounds per cell), started {started}, status {run['status']}. "
-               f"Machine: {env.get('cpu_model')}, {env.get('cores')} cores, governor {env.get('governor')}, "
-               f"kernel {env.get('kernel')}. Commit {env.get('git_commit')}.")
+    out.append(
+        f"{run['mode']} mode ({args.get('rounds')} rounds per cell), started {started}, status {run['status']}. "
+        f"Machine: {env.get('cpu_model')}, {env.get('cores')} cores, governor {env.get('governor')}, "
+        f"kernel {env.get('kernel')}. Commit {env.get('git_commit')}."
+    )
     out.append("")
-    out.append("Cells: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ". "
-               "Times are per operation: the median over all samples of all rounds. **Net** = gross − the "
-               "baseline's median (spec/fairness.md); ± is the 95% bootstrap CI of the net time. "
-               "*Gross/base* is gross time over the baseline's. Incorrect and failed cells are never ranked; they "
-               "are listed at the end with their reasons.")
-    measures = sorted({(c["harness"], c["test"], c["measures"]) for c in cells if c["measures"] and not c["is_baseline"]})
+    out.append(
+        "Cells: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ". "
+        "Times are per operation: the median over all samples of all rounds. **Net** = gross − the "
+        "baseline's median (spec/fairness.md); ± is the 95% bootstrap CI of the net time. "
+        "*Gross/base* is gross time over the baseline's. Incorrect and failed cells are never ranked; they "
+        "are listed at the end with their reasons."
+    )
+    measures = sorted(
+        {(c["harness"], c["test"], c["measures"]) for c in cells if c["measures"] and not c["is_baseline"]}
+    )
     if measures:
         out += ["", "What each timed loop does:", ""]
         out += [f"- {h} {t}: {m}" for h, t, m in measures]
-    header = ["Library (version)", "Benchmark", "Format", "Net time", "95% CI", "Gross", "Baseline", "Gross/base",
-              "Allocs/op"] + (["Code size"] if show_code else [])
+    header = [
+        "Library (version)",
+        "Benchmark",
+        "Format",
+        "Net time",
+        "95% CI",
+        "Gross",
+        "Baseline",
+        "Gross/base",
+        "Allocs/op",
+    ] + (["Code size"] if show_code else [])
     if show_lang:
         header.insert(0, "Lang")
     ok = [c for c in cells if c["status"] == "ok" and not c["is_baseline"] and c["median_ns"] is not None]
@@ -87,9 +117,14 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     if alloc_methods:
         out += ["Allocs/op, by harness: " + "; ".join(f"{h}: {m}" for h, m in alloc_methods) + "."]
     used = {c["dataset"] for c in cells}
-    out += ["", "## Object sizes", "",
-            "Raw payload: numbers 8 B, booleans 1 B, null 0 B, strings, keys and binary their byte length. "
-            "gzip level 9, zstd level 19.", ""]
+    out += [
+        "",
+        "## Object sizes",
+        "",
+        "Raw payload: numbers 8 B, booleans 1 B, null 0 B, strings, keys and binary their byte length. "
+        "gzip level 9, zstd level 19.",
+        "",
+    ]
     rows = []
     for d in manifest["datasets"]:
         if d["dataset"] not in used:
@@ -97,15 +132,28 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
         payload = d["stats"].get("payload_bytes")
         for fmt, f in d["files"].items():
             over = f"{f['bytes'] / payload:.2f}×" if payload else "–"
-            rows.append([d["dataset"], fmt, fmt_count(f["bytes"]), fmt_count(f["gzip_bytes"]),
-                         fmt_count(f["zstd_bytes"]), over])
+            rows.append(
+                [d["dataset"], fmt, fmt_count(f["bytes"]), fmt_count(f["gzip_bytes"]), fmt_count(f["zstd_bytes"]), over]
+            )
     out += _table(["Dataset", "Format", "Bytes", "gzip", "zstd", "vs payload"], rows)
     bad = [c for c in cells if c["status"] in ("incorrect", "failed")]
     out += ["", "## Incorrect and failed cells", ""]
     if bad:
-        out += _table(["Lang", "Benchmark", "Test", "Dataset", "Format", "Status", "Reason"],
-                      [[c["harness"], c["bench"], c["test"], c["dataset"], c["format"], c["status"],
-                        (c["reason"] or "").replace("|", "\\|").replace("\n", " ")[:300]] for c in bad])
+        out += _table(
+            ["Lang", "Benchmark", "Test", "Dataset", "Format", "Status", "Reason"],
+            [
+                [
+                    c["harness"],
+                    c["bench"],
+                    c["test"],
+                    c["dataset"],
+                    c["format"],
+                    c["status"],
+                    (c["reason"] or "").replace("|", "\\|").replace("\n", " ")[:300],
+                ]
+                for c in bad
+            ],
+        )
     else:
         out.append("None: every measured cell reproduced the manifest hash.")
     unsupported = [c for c in cells if c["status"] == "unsupported"]

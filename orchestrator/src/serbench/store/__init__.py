@@ -99,14 +99,24 @@ class Store:
 
     # --- cells ------------------------------------------------------------------------------------
     def add_cell(self, run_id: str, cell: dict) -> int:
-        cols = ["run_id", *CELL_KEY, "library", "version", "notes", "is_baseline", "baseline_bench", "measures",
-                "code_size_bytes", "code_size_method"]
+        cols = [
+            "run_id",
+            *CELL_KEY,
+            "library",
+            "version",
+            "notes",
+            "is_baseline",
+            "baseline_bench",
+            "measures",
+            "code_size_bytes",
+            "code_size_method",
+        ]
         vals = [run_id] + [cell.get(c) for c in cols[1:]]
-        self.db.execute(
-            f"INSERT OR IGNORE INTO cells ({','.join(cols)}) VALUES ({','.join('?' * len(cols))})", vals)
+        self.db.execute(f"INSERT OR IGNORE INTO cells ({','.join(cols)}) VALUES ({','.join('?' * len(cols))})", vals)
         row = self.db.execute(
             "SELECT id FROM cells WHERE run_id=? AND " + " AND ".join(f"{k}=?" for k in CELL_KEY),
-            [run_id] + [cell[k] for k in CELL_KEY]).fetchone()
+            [run_id] + [cell[k] for k in CELL_KEY],
+        ).fetchone()
         return row["id"]
 
     def cells(self, run_id: str) -> list[sqlite3.Row]:
@@ -116,20 +126,33 @@ class Store:
         rows = self.db.execute("SELECT * FROM rounds WHERE cell_id=?", (cell_id,)).fetchall()
         return {r["round"]: r for r in rows}
 
-    def record_round(self, cell_id: int, rnd: int, status: str, reason: str | None, wall_s: float,
-                     samples: list[dict], alloc: dict | None = None, check: dict | None = None) -> None:
+    def record_round(
+        self,
+        cell_id: int,
+        rnd: int,
+        status: str,
+        reason: str | None,
+        wall_s: float,
+        samples: list[dict],
+        alloc: dict | None = None,
+        check: dict | None = None,
+    ) -> None:
         """One finished process: its samples and outcome, in one transaction."""
         with self.db:
             self.db.execute("BEGIN")
-            self.db.execute("INSERT OR REPLACE INTO rounds VALUES (?, ?, ?, ?, ?, ?)",
-                            (cell_id, rnd, status, reason, wall_s, time.time()))
+            self.db.execute(
+                "INSERT OR REPLACE INTO rounds VALUES (?, ?, ?, ?, ?, ?)",
+                (cell_id, rnd, status, reason, wall_s, time.time()),
+            )
             self.db.executemany(
                 "INSERT OR REPLACE INTO samples VALUES (?, ?, ?, ?, ?, ?)",
-                [(cell_id, rnd, i, s["iterations"], s["wall_ns"], s.get("cpu_ns")) for i, s in enumerate(samples)])
+                [(cell_id, rnd, i, s["iterations"], s["wall_ns"], s.get("cpu_ns")) for i, s in enumerate(samples)],
+            )
             if alloc:
-                self.db.execute("UPDATE cells SET allocs_per_op=?, alloc_bytes_per_op=?, alloc_method=? WHERE id=?",
-                                (alloc.get("allocs_per_op"), alloc.get("alloc_bytes_per_op"), alloc.get("method"),
-                                 cell_id))
+                self.db.execute(
+                    "UPDATE cells SET allocs_per_op=?, alloc_bytes_per_op=?, alloc_method=? WHERE id=?",
+                    (alloc.get("allocs_per_op"), alloc.get("alloc_bytes_per_op"), alloc.get("method"), cell_id),
+                )
             if check and check.get("output_bytes") is not None:
                 self.db.execute("UPDATE cells SET output_bytes=? WHERE id=?", (check["output_bytes"], cell_id))
             if status != "ok":
@@ -138,8 +161,10 @@ class Store:
     def samples(self, cell_id: int) -> dict[int, list[float]]:
         """Per-iteration wall ns, grouped by round."""
         out: dict[int, list[float]] = {}
-        for r in self.db.execute("SELECT round, iterations, wall_ns FROM samples WHERE cell_id=? AND round>=0 "
-                                 "ORDER BY round, idx", (cell_id,)):
+        for r in self.db.execute(
+            "SELECT round, iterations, wall_ns FROM samples WHERE cell_id=? AND round>=0 ORDER BY round, idx",
+            (cell_id,),
+        ):
             out.setdefault(r["round"], []).append(r["wall_ns"] / r["iterations"])
         return out
 
