@@ -1,0 +1,88 @@
+"""The runner isolates every harness process: a crash, a hang, a wrong hash or a rejection marks that
+cell with the reason and the run goes on. A scripted fake harness plays each misbehaviour."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+from serbench import runner
+from serbench.harnesses import Harness
+from serbench.store import Store
+
+FAKE = textwrap.dedent(
+    """
+    import json, os, sys, time
+    a = sys.argv[1:]
+    opt = {a[i][2:]: a[i + 1] for i in range(1, len(a) - 1) if a[i].startswith("--")}
+    bench = opt.get("bench")
+    if bench == "crash":
+        os.abort()
+    if bench == "hang":
+        time.sleep(60)
+    with open(opt["results"], "a") as f:
+        row = lambda **r: f.write(json.dumps(r) + "\\n")
+        if bench == "wrong":
+            row(kind="check", ok=False, hash="1" * 16, expected=opt["expect-hash"], reason="hash differs")
+            sys.exit(4)
+        if bench == "reject":
+            row(kind="error", reason="parse error at byte 3")
+            sys.exit(3)
+        if bench == "silent":
+            sys.exit(0)
+        if "--alloc" in a:
+            row(kind="alloc", allocs_per_op=5, alloc_bytes_per_op=64, method="fake")
+        else:
+            for i in range(3):
+                row(kind="sample", iterations=10, wall_ns=1000 * (10 + i), cpu_ns=None)
+    """
+)
+
+
+class FakeHarness(Harness):
+    name = "fake"
+    folder = "."
+
+    def __init__(self, root: Path, script: Path):
+        super().__init__(root)
+        self.script = script
+
+    def build(self) -> None:
+        pass
+
+    def command(self) -> list[str]:
+        return [sys.executable, str(self.script)]
+
+
+def _bench(bid: str) -> dict:
+    return {"id": bid, "library": bid, "version": "0", "formats": ["json"], "tests": ["tree"], "baseline_for": {}}
+
+
+def test_misbehaving_harness_processes_mark_their_cell_and_the_run_goes_on(tmp_path):
+    script = tmp_path / "fake.py"
+    script.write_text(FAKE)
+    (tmp_path / "d.json").write_text("{}")
+    h = FakeHarness(tmp_path, script)
+    dataset = {"dataset": "d", "hash": "0" * 16, "files": {"json": {"file": "d.json"}}}
+    ids = ["ok", "crash", "hang", "wrong", "reject", "silent"]
+    cells = [runner.Cell(h, _bench(b), "tree", dataset, "json", tmp_path, None) for b in ids]
+    store = Store(tmp_path / "s.db")
+    store.create_run("r", "test", {}, {}, {"datasets": [dataset]})
+    mode = runner.Mode("test", rounds=2, budget_ms=1, min_samples=1, timeout_s=2, n_boot=50)
+    calls = []
+    runner.run_cells(store, "r", cells, mode, seed=1, progress=lambda d, t, label: calls.append((d, t)))
+    runner.finalize(store, "r", 50, 1)
+    got = {c["bench"]: c for c in store.cells("r")}
+    assert got["ok"]["status"] == "ok" and got["ok"]["median_ns"] == 1100 and got["ok"]["allocs_per_op"] == 5
+    assert got["crash"]["status"] == "failed" and got["crash"]["reason"].startswith("crashed (signal 6)")
+    assert got["hang"]["status"] == "failed" and got["hang"]["reason"] == "timeout after 2 s"
+    assert got["wrong"]["status"] == "incorrect" and got["wrong"]["reason"] == "hash differs"
+    assert got["reject"]["status"] == "failed" and got["reject"]["reason"] == "parse error at byte 3"
+    assert got["silent"]["status"] == "failed" and "no samples" in got["silent"]["reason"]
+    # Broken cells leave after their first process; the good one does both rounds and the alloc pass.
+    rounds = {c["bench"]: len(store.done_rounds(c["id"])) for c in store.cells("r")}
+    assert rounds == {"ok": 3, "crash": 1, "hang": 1, "wrong": 1, "reject": 1, "silent": 1}
+    assert calls[-1][0] == calls[-1][1] == 8  # the progress total shrinks as broken cells drop out
+    assert json.loads(store.run("r")["manifest_json"])["datasets"][0]["dataset"] == "d"
