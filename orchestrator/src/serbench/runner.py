@@ -136,6 +136,9 @@ def plan(
                     continue
                 for ds_name in datasets:
                     ds = known_ds[ds_name]
+                    # Typed tests read typed datasets only, schemaless tests everything else (spec/typed.md).
+                    if test.startswith("typed-") != (ds["kind"] == "typed"):
+                        continue
                     for fmt in b["formats"]:
                         if fmt not in use_formats or fmt not in ds["files"]:
                             continue

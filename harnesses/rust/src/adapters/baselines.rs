@@ -1,0 +1,30 @@
+//! Baselines (spec/fairness.md): what a row's loop costs without the library. Their timed ops are
+//! built in main.rs because they need the harness's own prebuilt tree.
+
+use super::{Bench, TYPED_FORMATS};
+use crate::model::REF_FORMATS;
+
+pub fn benches() -> Vec<Bench> {
+    vec![
+        Bench {
+            notes: "write baseline: hashes the input file's bytes (a write row encodes, then hashes its output bytes)",
+            baseline_for: &["write"],
+            ..Bench::new("hash-data", "serbench-rust", REF_FORMATS)
+        },
+        Bench {
+            notes: "tree/incremental baseline: copies the input (Vec clone) and walks the harness's own prebuilt tree with the hash",
+            baseline_for: &["tree", "incremental"],
+            ..Bench::new("hash-object", "serbench-rust", REF_FORMATS)
+        },
+        Bench {
+            notes: "typed-encode baseline: hashes the records' encoding in the format (made once by the crate that owns it), as many bytes as the row hashes",
+            baseline_for: &["typed-encode"],
+            ..Bench::new("hash-data-typed", "serbench-rust", TYPED_FORMATS)
+        },
+        Bench {
+            notes: "typed-decode baseline: copies the records' encoding in the format (Vec clone) and hashes the prebuilt native records",
+            baseline_for: &["typed-decode"],
+            ..Bench::new("hash-typed", "serbench-rust", TYPED_FORMATS)
+        },
+    ]
+}

@@ -1,0 +1,84 @@
+//! ciborium: CBOR's dynamic Value, and the hashing DeserializeSeed through its serde Deserializer.
+
+use super::{Bench, Encoder};
+use crate::hash::{self, ArrayAcc, MapAcc};
+use crate::model::{HashSeed, Val};
+use ciborium::Value;
+use serde::de::DeserializeSeed;
+use serde::{Deserialize, Deserializer};
+
+pub fn benches() -> Vec<Bench> {
+    vec![
+        Bench {
+            notes:
+                "ciborium::de::from_reader(&[u8]) to ciborium::Value; write uses ciborium::ser::into_writer into a Vec",
+            tree: Some(tree),
+            write: Some(write),
+            ..Bench::new("ciborium", "ciborium", &["cbor"])
+        },
+        Bench {
+            notes: "serde DeserializeSeed that hashes while ciborium decodes from &[u8], building no tree",
+            incremental: Some(visitor),
+            ..Bench::new("ciborium-visitor", "ciborium", &["cbor"])
+        },
+    ]
+}
+
+pub fn hash_value(v: &Value) -> Result<u64, String> {
+    Ok(match v {
+        Value::Null => hash::NULL_HASH,
+        Value::Bool(b) => hash::hash_bool(*b),
+        Value::Integer(i) => hash::hash_i128(i128::from(*i)).ok_or("integer outside the data model")?,
+        Value::Float(f) => hash::hash_f64(*f),
+        Value::Text(s) => hash::hash_str(s),
+        Value::Bytes(b) => hash::hash_bin(b),
+        Value::Array(a) => {
+            let mut acc = ArrayAcc::new();
+            for x in a {
+                acc.push(hash_value(x)?);
+            }
+            acc.finish()
+        }
+        Value::Map(m) => {
+            let mut acc = MapAcc::new();
+            for (k, x) in m {
+                let k = k.as_text().ok_or("map key is not a string")?;
+                acc.push(hash::hash_str(k), hash_value(x)?);
+            }
+            acc.finish()
+        }
+        _ => return Err("CBOR tag or simple value is not in the data model".into()),
+    })
+}
+
+fn tree(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
+    let v: Value = ciborium::de::from_reader(&*data).map_err(|e| e.to_string())?;
+    hash_value(&v)
+}
+
+/// ciborium only exposes `from_reader::<T: DeserializeOwned>`, so the seed is wrapped in a type.
+struct Hashed(u64);
+
+impl<'de> Deserialize<'de> for Hashed {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        HashSeed.deserialize(d).map(Hashed)
+    }
+}
+
+fn visitor(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
+    let mut rd: &[u8] = data;
+    let Hashed(h) = ciborium::de::from_reader(&mut rd).map_err(|e| e.to_string())?;
+    if !rd.is_empty() {
+        return Err("trailing bytes after the value".into());
+    }
+    Ok(h)
+}
+
+fn write(_fmt: &str, v: &Val) -> Result<Encoder, String> {
+    let value = Value::serialized(v).map_err(|e| e.to_string())?;
+    Ok(Box::new(move || {
+        let mut out = Vec::new();
+        ciborium::ser::into_writer(&value, &mut out).map_err(|e| e.to_string())?;
+        Ok(out)
+    }))
+}

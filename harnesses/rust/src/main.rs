@@ -1,0 +1,539 @@
+//! serbench Rust harness: list, run, verify, selftest (spec/protocol.md, protocol 1).
+
+use serbench_rust::adapters::{self, Bench, Encoder};
+use serbench_rust::model::{hash_val, ref_decode, Val};
+use serbench_rust::typed::{self, Records, Schema};
+use serbench_rust::{alloc, hash, measure};
+use serde_json::{json, Value as J};
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::io::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+
+#[global_allocator]
+static GLOBAL: alloc::Counting = alloc::Counting;
+
+mod versions {
+    include!(concat!(env!("OUT_DIR"), "/versions.rs"));
+}
+
+const EXIT_OK: i32 = 0;
+const EXIT_USAGE: i32 = 2;
+const EXIT_REJECTED: i32 = 3;
+const EXIT_MISMATCH: i32 = 4;
+const EXIT_UNSUPPORTED: i32 = 5;
+
+const PROTOCOL_TESTS: &[&str] = &["write", "tree", "incremental", "typed-encode", "typed-decode", "typed-access"];
+const KNOWN_DEVIATIONS: &str = include_str!("../known-deviations.json");
+const ALLOC_ITERATIONS: u64 = 5;
+
+fn measures(test: &str) -> &'static str {
+    match test {
+        "write" => "encode(prepared input) + hash of the output bytes; the output is decoded with the reference decoder and hashed once, outside the loop",
+        "tree" => "copy input (Vec clone) + parse to the library's DOM + walk it with the hash",
+        "typed-encode" => "encode the native records (prepared outside the loop) + hash of the output bytes; the output is decoded by the same crate and hashed once, outside the loop",
+        "typed-decode" => "copy the crate's own encoding (Vec clone) + decode into native records + typed hash walk",
+        _ => "copy input (Vec clone) + streaming/pull parse feeding the hash (no tree)",
+    }
+}
+
+fn baseline_of(test: &str) -> &'static str {
+    match test {
+        "write" => "hash-data",
+        "typed-encode" => "hash-data-typed",
+        "typed-decode" => "hash-typed",
+        _ => "hash-object",
+    }
+}
+
+fn version(library: &str) -> &'static str {
+    if library == env!("CARGO_PKG_NAME") {
+        return env!("CARGO_PKG_VERSION");
+    }
+    versions::VERSIONS.iter().find(|(n, _)| *n == library).map(|(_, v)| *v).unwrap_or("unknown")
+}
+
+fn runtime() -> String {
+    format!(
+        "{} (profile {}, opt-level {}, lto=fat, codegen-units=1)",
+        env!("SERBENCH_RUSTC"),
+        env!("SERBENCH_PROFILE"),
+        env!("SERBENCH_OPT_LEVEL")
+    )
+}
+
+// --- one cell: check and timed op ------------------------------------------------------------
+
+enum Prepared {
+    Decode(adapters::DecodeFn),
+    Write(Encoder),
+    HashData,
+    HashObject(Val),
+    /// the crate's encoder of the records, and its decoder for the check
+    TypedEncode(Encoder, adapters::TypedDecodeFn, Schema),
+    /// the crate's decoder, the schema, and the crate's own encoding of the records
+    TypedDecode(adapters::TypedDecodeFn, Schema, Vec<u8>),
+    /// baselines hash-data-typed / hash-typed: the records and their encoding in the format (by
+    /// the crate that owns the format), so the baseline hashes or copies as many bytes as the rows
+    HashTypedData(Records, Vec<u8>),
+    HashTyped(Records, Vec<u8>),
+}
+
+fn supported(b: &Bench, test: &str, fmt: &str) -> bool {
+    b.tests().contains(&test) && b.formats.contains(&fmt)
+}
+
+/// Runs `f`, turning a panic inside a library into an error with its message.
+fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown".into());
+            Err(format!("panic: {msg}"))
+        }
+    }
+}
+
+fn prepare(b: &Bench, test: &str, fmt: &str, data: &[u8]) -> Result<Prepared, String> {
+    if b.is_baseline() {
+        return Ok(match test {
+            "write" => Prepared::HashData,
+            "typed-encode" => {
+                let r = typed::load(data)?;
+                let wire = typed_wire(fmt, &r)?;
+                Prepared::HashTypedData(r, wire)
+            }
+            "typed-decode" => {
+                let r = typed::load(data)?;
+                let wire = typed_wire(fmt, &r)?;
+                Prepared::HashTyped(r, wire)
+            }
+            _ => Prepared::HashObject(ref_decode(fmt, data)?),
+        });
+    }
+    match test {
+        "typed-encode" | "typed-decode" => {
+            let t = b.typed.as_ref().unwrap();
+            let records = typed::load(data)?;
+            let enc = guarded(|| (t.encoder)(fmt, &records))?;
+            if test == "typed-encode" {
+                Ok(Prepared::TypedEncode(enc, t.decode, records.schema()))
+            } else {
+                let wire = guarded(&enc)?;
+                Ok(Prepared::TypedDecode(t.decode, records.schema(), wire))
+            }
+        }
+        "write" => {
+            let v = ref_decode(fmt, data).map_err(|e| format!("reference decoder: {e}"))?;
+            guarded(|| (b.write.unwrap())(fmt, &v)).map(Prepared::Write)
+        }
+        "tree" => Ok(Prepared::Decode(b.tree.unwrap())),
+        _ => Ok(Prepared::Decode(b.incremental.unwrap())),
+    }
+}
+
+/// The records encoded in a typed wire format by the (first) crate that implements it.
+fn typed_wire(fmt: &str, r: &Records) -> Result<Vec<u8>, String> {
+    let benches = adapters::all();
+    let owner = benches
+        .iter()
+        .find(|b| b.typed.is_some() && b.formats.contains(&fmt))
+        .ok_or_else(|| format!("no typed encoder for {fmt}"))?;
+    let enc = guarded(|| (owner.typed.as_ref().unwrap().encoder)(fmt, r))?;
+    guarded(&enc)
+}
+
+/// The correctness check (protocol `run` step 2): (hash, output bytes for write).
+fn check(p: &Prepared, fmt: &str, data: &[u8]) -> Result<(u64, Option<usize>), String> {
+    guarded(|| match p {
+        Prepared::Decode(f) => Ok((f(fmt, &mut data.to_vec())?, None)),
+        Prepared::Write(enc) => {
+            let out = enc()?;
+            let v = ref_decode(fmt, &out).map_err(|e| format!("reference decoder cannot read the output: {e}"))?;
+            Ok((hash_val(&v), Some(out.len())))
+        }
+        Prepared::HashData => Ok((hash_val(&ref_decode(fmt, data)?), None)),
+        Prepared::HashObject(v) => Ok((hash_val(v), None)),
+        Prepared::TypedEncode(enc, dec, schema) => {
+            let mut out = enc()?;
+            let n = out.len();
+            Ok((dec(fmt, *schema, &mut out).map_err(|e| format!("cannot decode its own output: {e}"))?, Some(n)))
+        }
+        Prepared::TypedDecode(dec, schema, wire) => Ok((dec(fmt, *schema, &mut wire.clone())?, None)),
+        Prepared::HashTypedData(r, _) | Prepared::HashTyped(r, _) => Ok((typed::hash_all(r), None)),
+    })
+}
+
+fn timed_op<'a>(p: &'a Prepared, fmt: &'a str, data: &'a [u8]) -> Box<measure::Op<'a>> {
+    match p {
+        Prepared::Decode(f) => {
+            let f = *f;
+            Box::new(move || {
+                let mut copy = data.to_vec();
+                f(fmt, &mut copy)
+            })
+        }
+        Prepared::Write(enc) => Box::new(move || {
+            let out = enc()?;
+            Ok(hash::hash_bin(&out))
+        }),
+        Prepared::HashData => Box::new(move || Ok(hash::hash_bin(black_box(data)))),
+        Prepared::HashObject(v) => Box::new(move || {
+            let copy = black_box(data.to_vec());
+            let h = hash_val(black_box(v));
+            drop(copy);
+            Ok(h)
+        }),
+        Prepared::TypedEncode(enc, _, _) => Box::new(move || {
+            let out = enc()?;
+            Ok(hash::hash_bin(&out))
+        }),
+        Prepared::TypedDecode(dec, schema, wire) => {
+            let (dec, schema) = (*dec, *schema);
+            Box::new(move || {
+                let mut copy = wire.to_vec();
+                dec(fmt, schema, &mut copy)
+            })
+        }
+        Prepared::HashTypedData(_, wire) => Box::new(move || Ok(hash::hash_bin(black_box(wire)))),
+        Prepared::HashTyped(r, wire) => Box::new(move || {
+            let copy = black_box(wire.to_vec());
+            let h = typed::hash_all(black_box(r));
+            drop(copy);
+            Ok(h)
+        }),
+    }
+}
+
+// --- command line ----------------------------------------------------------------------------
+
+struct Args {
+    opts: HashMap<String, String>,
+    flags: Vec<String>,
+}
+
+impl Args {
+    fn parse(argv: &[String], valued: &[&str], flags: &[&str]) -> Result<Args, String> {
+        let mut a = Args { opts: HashMap::new(), flags: Vec::new() };
+        let mut i = 0;
+        while i < argv.len() {
+            let arg = &argv[i];
+            let (name, inline) = match arg.split_once('=') {
+                Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
+                _ => (arg.as_str(), None),
+            };
+            let key = name.strip_prefix("--").ok_or_else(|| format!("unexpected argument {arg:?}"))?;
+            if valued.contains(&key) {
+                let v = match inline {
+                    Some(v) => v,
+                    None => {
+                        i += 1;
+                        argv.get(i).cloned().ok_or_else(|| format!("--{key} needs a value"))?
+                    }
+                };
+                a.opts.insert(key.to_string(), v);
+            } else if flags.contains(&key) && inline.is_none() {
+                a.flags.push(key.to_string());
+            } else {
+                return Err(format!("unknown option {arg:?}"));
+            }
+            i += 1;
+        }
+        Ok(a)
+    }
+    fn get(&self, k: &str) -> Result<&str, String> {
+        self.opts.get(k).map(|s| s.as_str()).ok_or_else(|| format!("--{k} is required"))
+    }
+    fn num(&self, k: &str, default: u64) -> Result<u64, String> {
+        match self.opts.get(k) {
+            None => Ok(default),
+            Some(v) => v.parse().map_err(|_| format!("--{k}: not a number: {v:?}")),
+        }
+    }
+    fn flag(&self, k: &str) -> bool {
+        self.flags.iter().any(|f| f == k)
+    }
+}
+
+fn usage(msg: &str) -> i32 {
+    eprintln!("serbench-rust: {msg}");
+    eprintln!("usage: serbench-rust list | run --bench ID --test T --format F --file P --expect-hash H --results P [--budget-ms N] [--min-samples N] [--alloc] [--no-check] [--seed N] | verify --bench ID --test T --format F --file P | selftest --vectors DIR");
+    EXIT_USAGE
+}
+
+fn cmd_list(benches: &[Bench]) -> i32 {
+    let rows: Vec<J> = benches
+        .iter()
+        .map(|b| {
+            let tests = b.tests();
+            let baseline_for: serde_json::Map<String, J> = if b.is_baseline() {
+                serde_json::Map::new()
+            } else {
+                tests.iter().map(|t| (t.to_string(), json!(baseline_of(t)))).collect()
+            };
+            let m: serde_json::Map<String, J> = tests.iter().map(|t| (t.to_string(), json!(measures(t)))).collect();
+            json!({"id": b.id, "library": b.library, "version": version(b.library), "formats": b.formats,
+                   "tests": tests, "baseline_for": baseline_for, "notes": b.notes, "baseline": b.is_baseline(),
+                   "measures": m})
+        })
+        .collect();
+    println!("{}", json!({"protocol": 1, "harness": "rust", "runtime": runtime(), "benchmarks": rows}));
+    EXIT_OK
+}
+
+/// Finds the benchmark and checks that it supports (test, format); Err is an exit code.
+fn lookup<'a>(benches: &'a [Bench], a: &Args) -> Result<(&'a Bench, String, String), i32> {
+    let (id, test, fmt) = match (a.get("bench"), a.get("test"), a.get("format")) {
+        (Ok(i), Ok(t), Ok(f)) => (i, t, f),
+        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return Err(usage(&e)),
+    };
+    if !PROTOCOL_TESTS.contains(&test) {
+        return Err(usage(&format!("unknown test {test:?}")));
+    }
+    let Some(b) = benches.iter().find(|b| b.id == id) else {
+        return Err(usage(&format!("unknown benchmark {id:?}")));
+    };
+    if !supported(b, test, fmt) {
+        eprintln!("{id} does not support {test} on {fmt}");
+        return Err(EXIT_UNSUPPORTED);
+    }
+    Ok((b, test.to_string(), fmt.to_string()))
+}
+
+struct Results(std::fs::File);
+
+impl Results {
+    fn row(&mut self, kind: &str, fields: J) {
+        let mut obj = serde_json::Map::new();
+        obj.insert("kind".into(), json!(kind));
+        if let J::Object(m) = fields {
+            obj.extend(m);
+        }
+        let mut line = J::Object(obj).to_string();
+        line.push('\n');
+        if let Err(e) = self.0.write_all(line.as_bytes()) {
+            eprintln!("cannot write the results file: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+fn cmd_run(benches: &[Bench], argv: &[String]) -> i32 {
+    let a = match Args::parse(
+        argv,
+        &["bench", "test", "format", "file", "expect-hash", "results", "budget-ms", "min-samples", "seed"],
+        &["alloc", "no-check"],
+    ) {
+        Ok(a) => a,
+        Err(e) => return usage(&e),
+    };
+    let (b, test, fmt) = match lookup(benches, &a) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let (file, expect, results) = match (a.get("file"), a.get("expect-hash"), a.get("results")) {
+        (Ok(f), Ok(e), Ok(r)) => (f, e.to_ascii_lowercase(), r),
+        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return usage(&e),
+    };
+    let (budget_ms, min_samples) = match (a.num("budget-ms", 300), a.num("min-samples", 5), a.num("seed", 0)) {
+        (Ok(b), Ok(m), Ok(_)) => (b, m as usize),
+        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return usage(&e),
+    };
+    let data = match std::fs::read(file) {
+        Ok(d) => d,
+        Err(e) => return usage(&format!("cannot read {file}: {e}")),
+    };
+    let mut out = match std::fs::OpenOptions::new().create(true).append(true).open(results) {
+        Ok(f) => Results(f),
+        Err(e) => return usage(&format!("cannot open {results}: {e}")),
+    };
+    let prepared = match prepare(b, &test, &fmt, &data) {
+        Ok(p) => p,
+        Err(e) => {
+            out.row("error", json!({"reason": e}));
+            return EXIT_REJECTED;
+        }
+    };
+    if !a.flag("no-check") {
+        match check(&prepared, &fmt, &data) {
+            Err(e) => {
+                out.row("error", json!({"reason": e}));
+                return EXIT_REJECTED;
+            }
+            Ok((h, out_bytes)) => {
+                let got = hash::hex64(h);
+                let ok = got == expect;
+                let mut row = json!({"ok": ok, "hash": got, "expected": expect});
+                if test == "write" || test == "typed-encode" {
+                    row["output_bytes"] = json!(out_bytes);
+                }
+                if !ok {
+                    row["reason"] = json!(format!("hash {got} != expected {expect}"));
+                }
+                out.row("check", row);
+                if !ok {
+                    return EXIT_MISMATCH;
+                }
+            }
+        }
+    }
+    out.row("info", json!({"measures": measures(&test), "runtime": runtime()}));
+    let mut op = timed_op(&prepared, &fmt, &data);
+    if a.flag("alloc") {
+        let mut res = Ok(0);
+        let _ = op(); // warm: first-use allocations are not counted
+        let (count, bytes) = alloc::count(|| {
+            for _ in 0..ALLOC_ITERATIONS {
+                res = op().map(black_box);
+                if res.is_err() {
+                    break;
+                }
+            }
+        });
+        if let Err(e) = res {
+            out.row("error", json!({"reason": e}));
+            return EXIT_REJECTED;
+        }
+        out.row(
+            "alloc",
+            json!({"allocs_per_op": count as f64 / ALLOC_ITERATIONS as f64,
+                   "alloc_bytes_per_op": bytes as f64 / ALLOC_ITERATIONS as f64,
+                   "method": "global-allocator-counter: alloc/realloc calls and requested bytes, mean of 5 ops; decode rows include the 1 input copy per op"}),
+        );
+        return EXIT_OK;
+    }
+    match guarded(|| measure::sample(&mut *op, budget_ms * 1_000_000, min_samples)) {
+        Err(e) => {
+            out.row("error", json!({"reason": e}));
+            EXIT_REJECTED
+        }
+        Ok((samples, batch, cal_ns)) => {
+            out.row("info", json!({"batch": batch, "calibration_ns": cal_ns}));
+            for s in samples {
+                out.row("sample", json!({"iterations": s.iterations, "wall_ns": s.wall_ns, "cpu_ns": s.cpu_ns}));
+            }
+            EXIT_OK
+        }
+    }
+}
+
+fn cmd_verify(benches: &[Bench], argv: &[String]) -> i32 {
+    let a = match Args::parse(argv, &["bench", "test", "format", "file"], &[]) {
+        Ok(a) => a,
+        Err(e) => return usage(&e),
+    };
+    let (b, test, fmt) = match lookup(benches, &a) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let file = match a.get("file") {
+        Ok(f) => f,
+        Err(e) => return usage(&e),
+    };
+    let data = match std::fs::read(file) {
+        Ok(d) => d,
+        Err(e) => return usage(&format!("cannot read {file}: {e}")),
+    };
+    match prepare(b, &test, &fmt, &data).and_then(|p| check(&p, &fmt, &data)) {
+        Ok((h, _)) => {
+            println!("{}", json!({"hash": hash::hex64(h)}));
+            EXIT_OK
+        }
+        Err(e) => {
+            println!("{}", json!({"error": e}));
+            EXIT_REJECTED
+        }
+    }
+}
+
+fn cmd_selftest(benches: &[Bench], argv: &[String]) -> i32 {
+    let a = match Args::parse(argv, &["vectors"], &[]) {
+        Ok(a) => a,
+        Err(e) => return usage(&e),
+    };
+    let dir = match a.get("vectors") {
+        Ok(d) => Path::new(d).to_path_buf(),
+        Err(e) => return usage(&e),
+    };
+    let index: J = match std::fs::read(dir.join("vectors.json"))
+        .map_err(|e| e.to_string())
+        .and_then(|d| serde_json::from_slice(&d).map_err(|e| e.to_string()))
+    {
+        Ok(j) => j,
+        Err(e) => return usage(&format!("cannot read {}/vectors.json: {e}", dir.display())),
+    };
+    let known: J = serde_json::from_str(KNOWN_DEVIATIONS).expect("known-deviations.json is valid JSON");
+    let (mut pass, mut fail, mut skip) = (0, 0, 0);
+    let empty = vec![];
+    for v in index["vectors"].as_array().unwrap_or(&empty) {
+        let name = v["name"].as_str().unwrap_or("?");
+        let expected = v["hash"].as_str().unwrap_or("");
+        let skips: Vec<&str> =
+            v["skip"].as_array().map(|s| s.iter().filter_map(|x| x.as_str()).collect()).unwrap_or_default();
+        for b in benches {
+            // the vectors are schemaless documents: typed tests are covered by the cargo tests
+            for test in b.tests().into_iter().filter(|t| !t.starts_with("typed-")) {
+                for fmt in b.formats {
+                    let Some(file) = v["files"][*fmt].as_str() else { continue };
+                    let (status, reason) = if skips.contains(fmt) || skips.contains(&b.library) {
+                        ("skip", Some("vector lists it in skip".to_string()))
+                    } else {
+                        let res = std::fs::read(dir.join(file))
+                            .map_err(|e| e.to_string())
+                            .and_then(|data| prepare(b, test, fmt, &data).and_then(|p| check(&p, fmt, &data)));
+                        let err = match res {
+                            Ok((h, _)) if hash::hex64(h) == expected => None,
+                            Ok((h, _)) => Some(format!("hash {} != {expected}", hash::hex64(h))),
+                            Err(e) => Some(e),
+                        };
+                        let why = known[format!("{}/{}", b.id, test)][name].as_str();
+                        match (why, err) {
+                            (Some(why), Some(_)) => ("skip", Some(format!("known: {why}"))),
+                            (Some(_), None) => ("fail", Some("known deviation now passes".into())),
+                            (None, None) => ("pass", None),
+                            (None, Some(e)) => ("fail", Some(e)),
+                        }
+                    };
+                    match status {
+                        "pass" => pass += 1,
+                        "fail" => fail += 1,
+                        _ => skip += 1,
+                    }
+                    println!(
+                        "{}",
+                        json!({"bench": b.id, "test": test, "format": fmt, "vector": name, "status": status, "reason": reason})
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("{pass} passed, {fail} failed, {skip} skipped");
+    if fail == 0 {
+        EXIT_OK
+    } else {
+        1
+    }
+}
+
+fn main() {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let benches = adapters::all();
+    let code = match argv.first().map(|s| s.as_str()) {
+        Some("list") if argv.len() == 1 => cmd_list(&benches),
+        Some("run") => cmd_run(&benches, &argv[1..]),
+        Some("verify") => cmd_verify(&benches, &argv[1..]),
+        Some("selftest") => cmd_selftest(&benches, &argv[1..]),
+        Some("--help") | Some("-h") => {
+            usage("help");
+            EXIT_OK
+        }
+        _ => usage("expected a command: list, run, verify or selftest"),
+    };
+    let _ = std::io::stdout().flush();
+    std::process::exit(code);
+}
