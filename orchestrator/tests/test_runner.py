@@ -32,7 +32,11 @@ FAKE = textwrap.dedent(
             sys.exit(3)
         if bench == "silent":
             sys.exit(0)
-        if "--alloc" in a:
+        if "output-file" in opt:
+            open(opt["output-file"], "wb").write(b"x" * 1000)
+        if "--latency" in a:
+            row(kind="latency", count=100000, p50_ns=90, p99_ns=200, p999_ns=900, p9999_ns=5000, max_ns=80000)
+        elif "--alloc" in a:
             row(kind="alloc", allocs_per_op=5, alloc_bytes_per_op=64, method="fake")
         else:
             for i in range(3):
@@ -80,9 +84,57 @@ def test_misbehaving_harness_processes_mark_their_cell_and_the_run_goes_on(tmp_p
     assert got["hang"]["status"] == "failed" and got["hang"]["reason"] == "timeout after 2 s"
     assert got["wrong"]["status"] == "incorrect" and got["wrong"]["reason"] == "hash differs"
     assert got["reject"]["status"] == "failed" and got["reject"]["reason"] == "parse error at byte 3"
-    assert got["silent"]["status"] == "failed" and "no samples" in got["silent"]["reason"]
+    assert got["silent"]["status"] == "failed" and "no sample rows" in got["silent"]["reason"]
     # Broken cells leave after their first process; the good one does both rounds and the alloc pass.
     rounds = {c["bench"]: len(store.done_rounds(c["id"])) for c in store.cells("r")}
     assert rounds == {"ok": 3, "crash": 1, "hang": 1, "wrong": 1, "reject": 1, "silent": 1}
     assert calls[-1][0] == calls[-1][1] == 8  # the progress total shrinks as broken cells drop out
     assert json.loads(store.run("r")["manifest_json"])["datasets"][0]["dataset"] == "d"
+
+
+def test_typed_encode_cells_keep_their_output_sizes_and_get_a_latency_pass(tmp_path):
+    script = tmp_path / "fake.py"
+    script.write_text(FAKE)
+    (tmp_path / "t.json").write_text("{}")
+    h = FakeHarness(tmp_path, script)
+    dataset = {
+        "dataset": "trade",
+        "kind": "typed",
+        "latency": True,
+        "hash": "0" * 16,
+        "files": {"json": {"file": "t.json"}},
+    }
+    bench = {**_bench("enc"), "formats": ["bincode"], "tests": ["typed-encode"]}
+    cell = runner.Cell(h, bench, "typed-encode", dataset, "bincode", tmp_path, None)
+    assert cell.file == tmp_path / "t.json"  # typed tests read the canonical JSON, whatever the wire format
+    store = Store(tmp_path / "s.db")
+    store.create_run("r", "test", {}, {}, {"datasets": [dataset]})
+    mode = runner.Mode("test", rounds=2, budget_ms=1, min_samples=1, timeout_s=5, n_boot=50)
+    runner.run_cells(store, "r", [cell], mode, seed=1, progress=lambda *a: None)
+    c = store.cells("r")[0]
+    assert sorted(store.done_rounds(c["id"])) == [runner.LATENCY_ROUND, runner.ALLOC_ROUND, 0, 1]
+    assert c["output_bytes"] == 1000 and 0 < c["output_zstd_bytes"] < 100 and 0 < c["output_gzip_bytes"] < 100
+    assert (c["lat_p50_ns"], c["lat_p999_ns"], c["lat_max_ns"], c["lat_count"]) == (90, 900, 80000, 100000)
+
+
+def test_plan_pairs_typed_tests_with_typed_datasets_only(tmp_path):
+    h = FakeHarness(tmp_path, tmp_path / "unused.py")
+    manifest = {
+        "datasets": [
+            {"dataset": "size-1", "kind": "schemaless", "hash": "0" * 16, "files": {"json": {"file": "s.json"}}},
+            {"dataset": "trade", "kind": "typed", "hash": "1" * 16, "files": {"json": {"file": "t.json"}}},
+        ]
+    }
+    listing = {
+        "benchmarks": [
+            {**_bench("lib"), "formats": ["json", "bincode"], "tests": ["tree", "typed-decode"]},
+        ]
+    }
+    cells = runner.plan(
+        [h], {"fake": listing}, manifest, tmp_path, libs=[], formats=[], tests=[], datasets=["size-1", "trade"]
+    )
+    assert sorted((c.test, c.dataset["dataset"], c.format) for c in cells) == [
+        ("tree", "size-1", "json"),
+        ("typed-decode", "trade", "bincode"),
+        ("typed-decode", "trade", "json"),
+    ]

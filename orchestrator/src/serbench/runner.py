@@ -51,8 +51,13 @@ class Cell:
     key: tuple = field(default=())
 
     @property
+    def typed(self) -> bool:
+        return self.test.startswith("typed-")
+
+    @property
     def file(self) -> Path:
-        return self.corpus_dir / self.dataset["files"][self.format]["file"]
+        # Typed tests read the canonical JSON; --format names the library's wire format (spec/typed.md).
+        return self.corpus_dir / self.dataset["files"]["json" if self.typed else self.format]["file"]
 
     @property
     def label(self) -> str:
@@ -120,9 +125,10 @@ def plan(
                 raise PlanError(f"unknown library {lib!r}; `serbench list` shows what can run here")
     from .corpus.formats import FORMATS
 
+    wire = {f for lst in listings.values() for b in lst["benchmarks"] for f in b["formats"]}
     for f in formats:
-        if f not in FORMATS:
-            raise PlanError(f"unknown format {f!r}; known: {', '.join(FORMATS)}")
+        if f not in FORMATS and f not in wire:
+            raise PlanError(f"unknown format {f!r}; known: {', '.join(sorted(set(FORMATS) | wire))}")
     use_formats = formats or [f for f, spec in FORMATS.items() if spec.default]
     cells: list[Cell] = []
     needed_baselines: set[tuple[str, str, str, str]] = set()
@@ -140,7 +146,10 @@ def plan(
                     if test.startswith("typed-") != (ds["kind"] == "typed"):
                         continue
                     for fmt in b["formats"]:
-                        if fmt not in use_formats or fmt not in ds["files"]:
+                        if test.startswith("typed-"):
+                            if formats and fmt not in formats:
+                                continue
+                        elif fmt not in use_formats or fmt not in ds["files"]:
                             continue
                         base = b.get("baseline_for", {}).get(test)
                         cells.append(Cell(h, b, test, ds, fmt, corpus_dir, base))
@@ -158,46 +167,47 @@ def plan(
     return cells
 
 
+# Extra passes after the timed rounds, stored as negative round numbers (spec/protocol.md `run` 6-7).
+ALLOC_ROUND, LATENCY_ROUND = -1, -2
+
+
 @dataclass
 class Outcome:
     status: str
     reason: str | None
-    samples: list[dict]
-    alloc: dict | None
-    check: dict | None
+    rows: list[dict]
     wall_s: float
+    output: bytes | None = None
+
+    def rows_of(self, kind: str) -> list[dict]:
+        return [r for r in self.rows if r.get("kind") == kind]
+
+    def first(self, kind: str) -> dict | None:
+        found = self.rows_of(kind)
+        return found[0] if found else None
 
 
-def execute(cell: Cell, mode: Mode, *, alloc: bool, check: bool, seed: int) -> Outcome:
-    """One fresh harness process for one cell. Never raises for a misbehaving harness."""
+def execute(cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int) -> Outcome:
+    """One fresh harness process for one (cell, round). Never raises for a misbehaving harness."""
     with tempfile.TemporaryDirectory(prefix="serbench-") as tmp:
-        results = Path(tmp) / "results.jsonl"
-        argv = (
-            cell.harness.command()
-            + [
-                "run",
-                "--bench",
-                cell.bench["id"],
-                "--test",
-                cell.test,
-                "--format",
-                cell.format,
-                "--file",
-                str(cell.file),
-                "--expect-hash",
-                cell.dataset["hash"],
-                "--results",
-                str(results),
-                "--budget-ms",
-                str(mode.budget_ms),
-                "--min-samples",
-                str(mode.min_samples),
-                "--seed",
-                str(seed),
-            ]
-            + (["--alloc"] if alloc else [])
-            + ([] if check else ["--no-check"])
-        )
+        results, output = Path(tmp) / "results.jsonl", Path(tmp) / "output.bin"
+        opts = {
+            "bench": cell.bench["id"],
+            "test": cell.test,
+            "format": cell.format,
+            "file": cell.file,
+            "expect-hash": cell.dataset["hash"],
+            "results": results,
+            "budget-ms": mode.budget_ms,
+            "min-samples": mode.min_samples,
+            "seed": seed,
+        }
+        argv = cell.harness.command() + ["run"] + [a for k, v in opts.items() for a in (f"--{k}", str(v))]
+        argv += {ALLOC_ROUND: ["--alloc"], LATENCY_ROUND: ["--latency"]}.get(rnd, [])
+        argv += [] if check else ["--no-check"]
+        # The encoded bytes of typed encoders are kept for their gzip and zstd sizes (spec/typed.md).
+        keep_output = check and cell.test == "typed-encode" and not cell.bench.get("baseline")
+        argv += ["--output-file", str(output)] if keep_output else []
         t0 = time.monotonic()
         try:
             res = subprocess.run(
@@ -210,29 +220,33 @@ def execute(cell: Cell, mode: Mode, *, alloc: bool, check: bool, seed: int) -> O
             )
             code, stderr = res.returncode, res.stderr
         except subprocess.TimeoutExpired as e:
-            code, stderr = None, (e.stderr or b"").decode(errors="replace") if isinstance(e.stderr, bytes) else ""
-        wall = time.monotonic() - t0
-        rows = _read_rows(results)
-    samples = [r for r in rows if r.get("kind") == "sample"]
-    alloc_row = next((r for r in rows if r.get("kind") == "alloc"), None)
-    check_row = next((r for r in rows if r.get("kind") == "check"), None)
-    error_row = next((r for r in rows if r.get("kind") == "error"), None)
-    if code is None:
-        return Outcome("failed", f"timeout after {mode.timeout_s} s", samples, None, check_row, wall)
-    status = EXIT_STATUS.get(code, "failed")
-    reason = None
-    if status == "incorrect":
-        reason = (check_row or {}).get("reason") or "hash mismatch"
-    elif status == "failed":
-        tail = " | ".join(stderr.strip().splitlines()[-2:])
-        reason = (error_row or {}).get("reason") or (f"crashed (signal {-code})" if code < 0 else f"exit {code}") + (
-            f": {tail}" if tail and not error_row else ""
+            code, stderr = None, e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else ""
+        out = Outcome(
+            "ok", None, _read_rows(results), time.monotonic() - t0, output.read_bytes() if output.exists() else None
         )
-    elif status == "unsupported":
-        reason = stderr.strip().splitlines()[-1] if stderr.strip() else "not supported"
-    elif not samples and not alloc:
-        status, reason = "failed", "exit 0 but no samples in the results file"
-    return Outcome(status, reason, samples, alloc_row, check_row, wall)
+    out.status, out.reason = _judge(out, code, stderr, rnd, mode)
+    return out
+
+
+def _judge(out: Outcome, code: int | None, stderr: str, rnd: int, mode: Mode) -> tuple[str, str | None]:
+    """Exit code and rows -> (status, reason), per spec/protocol.md's exit codes."""
+    if code is None:
+        return "failed", f"timeout after {mode.timeout_s} s"
+    status = EXIT_STATUS.get(code, "failed")
+    if status == "incorrect":
+        return status, (out.first("check") or {}).get("reason") or "hash mismatch"
+    if status == "failed":
+        error = out.first("error")
+        if error:
+            return status, error.get("reason")
+        tail = " | ".join(stderr.strip().splitlines()[-2:])
+        return status, (f"crashed (signal {-code})" if code < 0 else f"exit {code}") + (f": {tail}" if tail else "")
+    if status == "unsupported":
+        return status, stderr.strip().splitlines()[-1] if stderr.strip() else "not supported"
+    expected = {ALLOC_ROUND: "alloc", LATENCY_ROUND: "latency"}.get(rnd, "sample")
+    if not out.rows_of(expected):
+        return "failed", f"exit 0 but no {expected} rows in the results file"
+    return "ok", None
 
 
 def _read_rows(path: Path) -> list[dict]:
@@ -253,43 +267,58 @@ def _read_rows(path: Path) -> list[dict]:
 Progress = Callable[[int, int, str], None]
 
 
+def _rounds_for(c: Cell, mode: Mode, allocs: bool) -> list[int]:
+    """The timed rounds of a cell, then its extra passes: allocations (not for baselines), and
+    one-record latency on datasets the manifest marks for it."""
+    rounds = list(range(mode.rounds))
+    if allocs and not c.bench.get("baseline"):
+        rounds.append(ALLOC_ROUND)
+    if c.typed and c.dataset.get("latency") and not c.bench.get("baseline") and c.test != "typed-access":
+        rounds.append(LATENCY_ROUND)
+    return rounds
+
+
 def run_cells(
     store: Store, run_id: str, cells: list[Cell], mode: Mode, seed: int, progress: Progress, allocs: bool = True
 ) -> None:
-    """Execute every (cell, round) not yet in the store, then the allocation pass, committing each."""
+    """Execute every (cell, round) not yet in the store, committing each as soon as it ends.
+    Rounds go in order, cells shuffled within each; a cell that fails or is incorrect drops out."""
     for c in cells:
         c.id = store.add_cell(run_id, c.row())
     done = {c.id: store.done_rounds(c.id) for c in cells}
+    plan = {c.id: _rounds_for(c, mode, allocs) for c in cells}
 
     def bad(c: Cell) -> bool:
         return any(r["status"] != "ok" for r in done[c.id].values())
 
-    rounds = list(range(mode.rounds)) + ([-1] if allocs else [])
-    todo_total = sum(
-        1 for c in cells for r in rounds if r not in done[c.id] and (r >= 0 or not c.bench.get("baseline"))
-    )
-    finished = 0
-    for rnd in rounds:
-        order = [c for c in cells if rnd not in done[c.id] and not bad(c)]
-        if rnd == -1:
-            order = [c for c in order if not c.bench.get("baseline")]
+    def left() -> int:
+        return sum(1 for c in cells if not bad(c) for r in plan[c.id] if r not in done[c.id])
+
+    finished, total = 0, left()
+    for rnd in list(range(mode.rounds)) + [ALLOC_ROUND, LATENCY_ROUND]:
+        order = [c for c in cells if rnd in plan[c.id] and rnd not in done[c.id] and not bad(c)]
         random.Random(seed * 1000 + rnd).shuffle(order)
         for c in order:
-            progress(finished, todo_total, c.label)
-            # The hash is checked in the first process of a cell; later rounds skip it.
+            progress(finished, total, c.label)
+            # The hash is checked in the first process of a cell; later ones skip it.
             checked = any(r["status"] == "ok" for r in done[c.id].values())
-            out = execute(c, mode, alloc=rnd == -1, check=not checked, seed=seed)
-            store.record_round(c.id, rnd, out.status, out.reason, out.wall_s, out.samples, out.alloc, out.check)
+            out = execute(c, mode, rnd=rnd, check=not checked, seed=seed)
+            store.record_round(
+                c.id,
+                rnd,
+                out.status,
+                out.reason,
+                out.wall_s,
+                out.rows_of("sample"),
+                alloc=out.first("alloc"),
+                check=out.first("check"),
+                latency=out.first("latency"),
+                output=out.output,
+            )
             done[c.id][rnd] = {"status": out.status}
             finished += 1
-        # Cells that failed drop out of later rounds; they no longer count towards the total.
-        todo_total = finished + sum(
-            1
-            for c in cells
-            for r in rounds
-            if r not in done[c.id] and not bad(c) and (r >= 0 or not c.bench.get("baseline"))
-        )
-    progress(finished, todo_total, "")
+        total = finished + left()  # cells that dropped out no longer count
+    progress(finished, total, "")
 
 
 def finalize(store: Store, run_id: str, n_boot: int, seed: int) -> None:

@@ -48,10 +48,13 @@ def say(msg: str) -> None:
 # --- run ------------------------------------------------------------------------------------------
 
 
-def _datasets(args, manifest_user: list[corpus.Dataset]) -> list[str]:
-    names = [f"size-{n}" for n in args.size] + list(args.dataset)
-    names += [d.id for d in manifest_user]
-    return names or [f"size-{n}" for n in range(1, 6)]
+def _datasets(args, manifest: dict, user: list[corpus.Dataset]) -> list[str]:
+    """The datasets the filters name; by default the schemaless sizes 1-5 and every typed dataset."""
+    names = [f"size-{n}" for n in args.size] + list(args.dataset) + [d.id for d in user]
+    if names:
+        return names
+    typed = [d["dataset"] for d in manifest["datasets"] if d["kind"] == "typed"]
+    return [f"size-{n}" for n in range(1, 6)] + typed
 
 
 def _usable_harnesses(args, options: BuildOptions) -> list:
@@ -105,7 +108,7 @@ def cmd_run(args) -> int:
         libs=args.lib,
         formats=args.format,
         tests=args.test,
-        datasets=_datasets(args, user),
+        datasets=_datasets(args, manifest, user),
     )
     if run_id is None:
         run_id = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)

@@ -11,7 +11,7 @@ from pathlib import Path
 import zstandard
 
 from ..objhash import HASH_VERSION, hash_value, hex64
-from . import generator
+from . import generator, typed
 from .formats import DECODERS, FORMATS, IMPORT_EXTENSIONS, FormatError
 
 MANIFEST = "manifest.json"
@@ -28,11 +28,34 @@ class Dataset:
     size: int | None = None
 
 
+def compressed_sizes(data: bytes) -> dict[str, int]:
+    """gzip and zstd sizes at the corpus levels: one definition for corpus files and encoder output."""
+    return {
+        "gzip_bytes": len(gzip.compress(data, GZIP_LEVEL, mtime=0)),
+        "zstd_bytes": len(zstandard.ZstdCompressor(level=ZSTD_LEVEL).compress(data)),
+    }
+
+
 def builtin_datasets(seed: int) -> list[Dataset]:
     out = [Dataset(f"size-{n}", "schemaless", generator.generate(n, seed), size=n) for n in range(1, 6)]
     for name, doc in generator.micro_datasets().items():
         out.append(Dataset(name, "micro", doc, binary=name == "micro-bin"))
+    for name, records in typed.generate_typed(seed).items():
+        out.append(Dataset(name, "typed", typed.typed_document(name, records)))
     return out
+
+
+def _typed_extras(ds: Dataset) -> dict:
+    """What typed datasets add to their manifest entry (spec/typed.md)."""
+    if ds.kind != "typed":
+        return {}
+    records = ds.doc["records"]
+    return {
+        "schema": ds.doc["schema"],
+        "records": len(records),
+        "payload_bytes": typed.theoretical_payload_bytes(ds.id, records),
+        "latency": ds.id in typed.latency_datasets,
+    }
 
 
 def check_data_model(v, path: str = "$") -> None:
@@ -91,12 +114,13 @@ def write_corpus(dest: Path, seed: int = generator.DEFAULT_SEED, user: list[Data
     """Write the corpus to dest and return the manifest. Files go to dest/<dataset>.<ext>."""
     dest.mkdir(parents=True, exist_ok=True)
     entries = []
-    cctx = zstandard.ZstdCompressor(level=ZSTD_LEVEL)
     for ds in builtin_datasets(seed) + (user or []):
         h = hex64(hash_value(ds.doc))
         files = {}
         skipped = {}
         for fid, fmt in FORMATS.items():
+            if ds.kind == "typed" and fid != "json":
+                continue  # typed tests read the canonical JSON and encode it with each library's schema
             if ds.binary and not fmt.binary_ok:
                 skipped[fid] = "format has no binary type"
                 continue
@@ -111,8 +135,7 @@ def write_corpus(dest: Path, seed: int = generator.DEFAULT_SEED, user: list[Data
                 "file": name,
                 "bytes": len(data),
                 "sha256": hashlib.sha256(data).hexdigest(),
-                "gzip_bytes": len(gzip.compress(data, GZIP_LEVEL, mtime=0)),
-                "zstd_bytes": len(cctx.compress(data)),
+                **compressed_sizes(data),
             }
         entries.append(
             {
@@ -123,6 +146,7 @@ def write_corpus(dest: Path, seed: int = generator.DEFAULT_SEED, user: list[Data
                 "stats": generator.stats(ds.doc),
                 "files": files,
                 "skipped": skipped,
+                **_typed_extras(ds),
             }
         )
     manifest = {

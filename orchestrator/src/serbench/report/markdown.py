@@ -54,6 +54,77 @@ def _row(c, show_lang: bool, show_code: bool) -> list[str]:
     return row
 
 
+def _typed_section(entry: dict, cells: list, show_lang: bool) -> list[str]:
+    """One row per (benchmark, wire format): serialize, deserialize and access side by side, with the
+    encoded size against the theoretical payload (spec/typed.md)."""
+    payload = entry.get("payload_bytes")
+    rows: dict[tuple, dict] = {}
+    for c in cells:
+        rows.setdefault((c["harness"], c["bench"], c["format"]), {})[c["test"]] = c
+    out = [
+        f"{entry.get('records', '?')} `{entry.get('schema')}` records; theoretical payload "
+        f"{fmt_bytes(payload)} (raw field sizes, strings at their UTF-8 length). Times are net per batch of all "
+        "records.",
+        "",
+    ]
+    header = [
+        "Library (version)",
+        "Benchmark",
+        "Format",
+        "Serialize",
+        "Deserialize",
+        "Access",
+        "Size",
+        "vs payload",
+        "zstd",
+        "Allocs/op (ser / de)",
+    ]
+    if show_lang:
+        header.insert(0, "Lang")
+    table = []
+
+    def key(item):
+        tests = item[1]
+        c = tests.get("typed-decode") or tests.get("typed-access") or tests.get("typed-encode")
+        return _time(c)
+
+    for (harness, bench, fmt), tests in sorted(rows.items(), key=key):
+        enc, dec, acc = (tests.get(t) for t in ("typed-encode", "typed-decode", "typed-access"))
+        any_c = enc or dec or acc
+        size = enc["output_bytes"] if enc else None
+        row = [
+            f"{any_c['library']} ({any_c['version']})",
+            bench,
+            fmt,
+            *(fmt_ns(_time(c)) + (" ⚠ noisy" if c["noisy"] else "") if c else "–" for c in (enc, dec, acc)),
+            fmt_count(size),
+            f"{size / payload:.2f}×" if size and payload else "–",
+            fmt_count(enc["output_zstd_bytes"]) if enc else "–",
+            f"{fmt_count(enc['allocs_per_op'] if enc else None)} / {fmt_count(dec['allocs_per_op'] if dec else None)}",
+        ]
+        if show_lang:
+            row.insert(0, harness)
+        table.append(row)
+    out += _table(header, table)
+    lat = sorted((c for c in cells if c["lat_p50_ns"] is not None), key=lambda c: c["lat_p999_ns"])
+    if lat:
+        out += ["", "One record at a time (latency percentiles from a log-bucketed histogram, < 1.6% error):", ""]
+        out += _table(
+            ["Benchmark", "Format", "Test", "p50", "p99", "p99.9", "p99.99", "worst", "ops"],
+            [
+                [
+                    c["bench"],
+                    c["format"],
+                    c["test"],
+                    *(fmt_ns(c[f"lat_{k}"]) for k in ("p50_ns", "p99_ns", "p999_ns", "p9999_ns", "max_ns")),
+                    fmt_count(c["lat_count"]),
+                ]
+                for c in lat
+            ],
+        )
+    return out + [""]
+
+
 def dataset_order(manifest: dict) -> list[str]:
     return [d["dataset"] for d in manifest["datasets"]]
 
@@ -104,11 +175,15 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     if show_lang:
         header.insert(0, "Lang")
     ok = [c for c in cells if c["status"] == "ok" and not c["is_baseline"] and c["median_ns"] is not None]
-    for ds in dataset_order(manifest):
+    for entry in manifest["datasets"]:
+        ds = entry["dataset"]
         in_ds = [c for c in ok if c["dataset"] == ds]
         if not in_ds:
             continue
         out += ["", f"## {ds}", ""]
+        if entry["kind"] == "typed":
+            out += _typed_section(entry, in_ds, show_lang)
+            continue
         for test, title in TEST_TITLES:
             rows = sorted((c for c in in_ds if c["test"] == test), key=_time)
             if rows:

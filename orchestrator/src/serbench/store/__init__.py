@@ -8,7 +8,14 @@ import sqlite3
 import time
 from pathlib import Path
 
-SCHEMA_VERSION = 1
+from ..corpus.build import compressed_sizes
+
+SCHEMA_VERSION = 2
+LATENCY_FIELDS = ("count", "p50_ns", "p99_ns", "p999_ns", "p9999_ns", "max_ns")
+# Columns added after version 1, as (name, type): a store made by an older serbench gains them on open.
+ADDED_COLUMNS = [("output_gzip_bytes", "INTEGER"), ("output_zstd_bytes", "INTEGER")] + [
+    (f"lat_{k}", "REAL") for k in LATENCY_FIELDS
+]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -72,7 +79,11 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
-        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+        have = {r["name"] for r in self.db.execute("PRAGMA table_info(cells)")}
+        for name, kind in ADDED_COLUMNS:
+            if name not in have:
+                self.db.execute(f"ALTER TABLE cells ADD COLUMN {name} {kind}")
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
 
     def close(self) -> None:
         self.db.close()
@@ -136,8 +147,25 @@ class Store:
         samples: list[dict],
         alloc: dict | None = None,
         check: dict | None = None,
+        latency: dict | None = None,
+        output: bytes | None = None,
     ) -> None:
         """One finished process: its samples and outcome, in one transaction."""
+        updates: dict = {}
+        if alloc:
+            updates |= {
+                "allocs_per_op": alloc.get("allocs_per_op"),
+                "alloc_bytes_per_op": alloc.get("alloc_bytes_per_op"),
+                "alloc_method": alloc.get("method"),
+            }
+        if check and check.get("output_bytes") is not None:
+            updates["output_bytes"] = check["output_bytes"]
+        if output is not None:
+            updates |= {"output_bytes": len(output), **{f"output_{k}": v for k, v in compressed_sizes(output).items()}}
+        if latency:
+            updates |= {f"lat_{k}": latency.get(k) for k in LATENCY_FIELDS}
+        if status != "ok":
+            updates |= {"status": status, "reason": reason}
         with self.db:
             self.db.execute("BEGIN")
             self.db.execute(
@@ -148,15 +176,8 @@ class Store:
                 "INSERT OR REPLACE INTO samples VALUES (?, ?, ?, ?, ?, ?)",
                 [(cell_id, rnd, i, s["iterations"], s["wall_ns"], s.get("cpu_ns")) for i, s in enumerate(samples)],
             )
-            if alloc:
-                self.db.execute(
-                    "UPDATE cells SET allocs_per_op=?, alloc_bytes_per_op=?, alloc_method=? WHERE id=?",
-                    (alloc.get("allocs_per_op"), alloc.get("alloc_bytes_per_op"), alloc.get("method"), cell_id),
-                )
-            if check and check.get("output_bytes") is not None:
-                self.db.execute("UPDATE cells SET output_bytes=? WHERE id=?", (check["output_bytes"], cell_id))
-            if status != "ok":
-                self.db.execute("UPDATE cells SET status=?, reason=? WHERE id=?", (status, reason, cell_id))
+            if updates:
+                self.update_cell(cell_id, **updates)
 
     def samples(self, cell_id: int) -> dict[int, list[float]]:
         """Per-iteration wall ns, grouped by round."""
