@@ -1,0 +1,382 @@
+// libcbor (libcbor.so; Debian ships no static archive):
+//   1 libcbor-write      write: cbor_serialize_alloc of a cbor_item_t built from the reference
+//                        object (smallest integer width, float64 for doubles)
+//   2 libcbor-load       tree: cbor_load to a cbor_item_t tree
+//   3 libcbor-streaming  incremental: cbor_stream_decode callbacks, one item per call
+#include <cbor.h>
+
+#include "sb.h"
+
+namespace sb {
+namespace {
+
+#if SB_VARIANT == 1
+cbor_item_t* build_uint(uint64_t v) {
+  if (v <= UINT8_MAX) return cbor_build_uint8(static_cast<uint8_t>(v));
+  if (v <= UINT16_MAX) return cbor_build_uint16(static_cast<uint16_t>(v));
+  if (v <= UINT32_MAX) return cbor_build_uint32(static_cast<uint32_t>(v));
+  return cbor_build_uint64(v);
+}
+
+cbor_item_t* build_negint(uint64_t m) {  // represents -1 - m
+  if (m <= UINT8_MAX) return cbor_build_negint8(static_cast<uint8_t>(m));
+  if (m <= UINT16_MAX) return cbor_build_negint16(static_cast<uint16_t>(m));
+  if (m <= UINT32_MAX) return cbor_build_negint32(static_cast<uint32_t>(m));
+  return cbor_build_negint64(m);
+}
+
+cbor_item_t* build(const Doc& d, size_t& i) {
+  const Node& n = d.nodes[i++];
+  switch (n.type) {
+    case T::Null: return cbor_new_null();
+    case T::False: return cbor_build_bool(false);
+    case T::True: return cbor_build_bool(true);
+    case T::Uint: return build_uint(n.u);
+    case T::Neg: return build_negint(static_cast<uint64_t>(-1 - n.i));
+    case T::Double: return cbor_build_float8(n.d);
+    case T::Str: return cbor_build_stringn(d.str(n), n.count);
+    case T::Bin: return cbor_build_bytestring(reinterpret_cast<cbor_data>(d.str(n)), n.count);
+    case T::Array: {
+      cbor_item_t* a = cbor_new_definite_array(n.count);
+      for (uint32_t c = 0; c < n.count; c++) cbor_array_push(a, cbor_move(build(d, i)));
+      return a;
+    }
+    case T::Map: {
+      cbor_item_t* m = cbor_new_definite_map(n.count);
+      for (uint32_t c = 0; c < n.count; c++) {
+        cbor_item_t* k = build(d, i);
+        cbor_item_t* v = build(d, i);
+        cbor_map_add(m, cbor_pair{cbor_move(k), cbor_move(v)});
+      }
+      return m;
+    }
+  }
+  return nullptr;
+}
+
+class Write : public Adapter {
+  cbor_item_t* root_;
+  unsigned char* out_ = nullptr;
+
+ public:
+  explicit Write(const Doc& d) {
+    size_t i = 0;
+    root_ = build(d, i);
+  }
+  ~Write() override {
+    free(out_);
+    cbor_decref(&root_);
+  }
+  bool encode(const char*& out, size_t& len, std::string& err) override {
+    free(out_);
+    out_ = nullptr;
+    size_t cap;
+    len = cbor_serialize_alloc(root_, &out_, &cap);  // a fresh buffer every iteration
+    if (len == 0) {
+      err = "cbor_serialize_alloc failed";
+      return false;
+    }
+    out = reinterpret_cast<const char*>(out_);
+    return true;
+  }
+};
+#elif SB_VARIANT == 2
+// Definite strings are one handle; indefinite ones are chunks, joined here (rare in practice).
+template <class Handle, class Len, class Chunks, class Count>
+uint64_t hash_string(cbor_item_t* it, uint64_t tag, bool definite, Handle handle, Len length, Chunks chunks,
+                     Count count) {
+  if (definite) return sb_hash_bytes(tag, handle(it), length(it));
+  std::string joined;
+  cbor_item_t** c = chunks(it);
+  for (size_t i = 0; i < count(it); i++) joined.append(reinterpret_cast<const char*>(handle(c[i])), length(c[i]));
+  return sb_hash_bytes(tag, joined.data(), joined.size());
+}
+
+bool hash_item(cbor_item_t* it, uint64_t& h, std::string& err) {
+  switch (cbor_typeof(it)) {
+    case CBOR_TYPE_UINT: h = sb_hash_uint(cbor_get_int(it)); return true;
+    case CBOR_TYPE_NEGINT: {
+      const uint64_t m = cbor_get_int(it);
+      if (m > static_cast<uint64_t>(INT64_MAX)) {
+        err = "negative integer below INT64_MIN";
+        return false;
+      }
+      h = sb_hash_int(-1 - static_cast<int64_t>(m));
+      return true;
+    }
+    case CBOR_TYPE_BYTESTRING:
+      h = hash_string(it, SB_BINARY, cbor_bytestring_is_definite(it), cbor_bytestring_handle, cbor_bytestring_length,
+                      cbor_bytestring_chunks_handle, cbor_bytestring_chunk_count);
+      return true;
+    case CBOR_TYPE_STRING:
+      h = hash_string(it, SB_STRING, cbor_string_is_definite(it), cbor_string_handle, cbor_string_length,
+                      cbor_string_chunks_handle, cbor_string_chunk_count);
+      return true;
+    case CBOR_TYPE_ARRAY: {
+      uint64_t a = sb_array_start(), v;
+      const size_t n = cbor_array_size(it);
+      cbor_item_t** items = cbor_array_handle(it);
+      for (size_t i = 0; i < n; i++) {
+        if (!hash_item(items[i], v, err)) return false;
+        a = sb_array_add(a, v);
+      }
+      h = sb_array_end(a, n);
+      return true;
+    }
+    case CBOR_TYPE_MAP: {
+      uint64_t s = 0, k, v;
+      const size_t n = cbor_map_size(it);
+      cbor_pair* pairs = cbor_map_handle(it);
+      for (size_t i = 0; i < n; i++) {
+        if (!cbor_isa_string(pairs[i].key)) {
+          err = "map key is not a string";
+          return false;
+        }
+        if (!hash_item(pairs[i].key, k, err) || !hash_item(pairs[i].value, v, err)) return false;
+        s += sb_map_entry(k, v);
+      }
+      h = sb_map_end(s, n);
+      return true;
+    }
+    case CBOR_TYPE_FLOAT_CTRL:
+      if (cbor_float_ctrl_is_ctrl(it)) {
+        if (cbor_is_null(it)) {
+          h = sb_hash_null();
+          return true;
+        }
+        if (cbor_is_bool(it)) {
+          h = sb_hash_bool(cbor_get_bool(it));
+          return true;
+        }
+        err = "CBOR simple value outside the data model (undefined?)";
+        return false;
+      }
+      h = sb_hash_double(cbor_float_get_float(it));  // any width, widened to double
+      return true;
+    case CBOR_TYPE_TAG: err = "CBOR tags are outside the data model"; return false;
+  }
+  err = "unknown CBOR item";
+  return false;
+}
+
+class Load : public Adapter {
+ public:
+  bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
+    cbor_load_result res;
+    cbor_item_t* it = cbor_load(reinterpret_cast<cbor_data>(buf), len, &res);
+    if (!it) {
+      err = "cbor_load error " + std::to_string(res.error.code) + " at offset " + std::to_string(res.error.position);
+      return false;
+    }
+    bool ok = res.read == len;
+    if (!ok)
+      err = "trailing bytes";
+    else
+      ok = hash_item(it, hash, err);
+    cbor_decref(&it);
+    return ok;
+  }
+};
+#else
+// cbor_stream_decode reports a container's size when it starts, never its end, so the context
+// counts the items left in each open container and closes it after its last one.
+struct Ctx {
+  struct Frame {
+    int64_t left;  // items (a map counts keys and values) still to come; -1: indefinite length
+    bool is_map, key_next;
+  };
+  sb_hasher h;
+  Frame frames[SB_MAX_DEPTH];
+  int depth;
+  const char* error;
+};
+
+Ctx* C(void* p) { return static_cast<Ctx*>(p); }
+
+bool at_key(Ctx* c) { return c->depth > 0 && c->frames[c->depth - 1].is_map && c->frames[c->depth - 1].key_next; }
+
+// A complete item was fed to the hasher: count it, closing every container it completes.
+void item_done(Ctx* c) {
+  while (c->depth > 0) {
+    Ctx::Frame& f = c->frames[c->depth - 1];
+    if (f.is_map) f.key_next = !f.key_next;
+    if (f.left < 0 || --f.left > 0) return;
+    sb_hasher_close(&c->h);
+    c->depth--;
+  }
+}
+
+void scalar(Ctx* c, uint64_t h) {
+  if (at_key(c)) {
+    c->error = "map key is not a string";
+    return;
+  }
+  sb_hasher_emit(&c->h, h);
+  item_done(c);
+}
+
+void open(Ctx* c, bool is_map, int64_t n) {
+  if (at_key(c)) {
+    c->error = "map key is not a string";
+    return;
+  }
+  sb_hasher_open(&c->h, is_map);
+  if (n == 0) {  // empty: complete at once
+    sb_hasher_close(&c->h);
+    item_done(c);
+    return;
+  }
+  if (c->depth >= SB_MAX_DEPTH) {
+    c->error = "nesting too deep";
+    return;
+  }
+  c->frames[c->depth++] = Ctx::Frame{n, is_map, is_map};
+}
+
+void on_uint8(void* c, uint8_t v) { scalar(C(c), sb_hash_uint(v)); }
+void on_uint16(void* c, uint16_t v) { scalar(C(c), sb_hash_uint(v)); }
+void on_uint32(void* c, uint32_t v) { scalar(C(c), sb_hash_uint(v)); }
+void on_uint64(void* c, uint64_t v) { scalar(C(c), sb_hash_uint(v)); }
+void on_neg(void* c, uint64_t m) {
+  if (m > static_cast<uint64_t>(INT64_MAX))
+    C(c)->error = "negative integer below INT64_MIN";
+  else
+    scalar(C(c), sb_hash_int(-1 - static_cast<int64_t>(m)));
+}
+void on_neg8(void* c, uint8_t m) { on_neg(c, m); }
+void on_neg16(void* c, uint16_t m) { on_neg(c, m); }
+void on_neg32(void* c, uint32_t m) { on_neg(c, m); }
+void on_string(void* p, cbor_data s, size_t n) {
+  Ctx* c = C(p);
+  if (at_key(c)) {
+    sb_hasher_key(&c->h, s, n);
+    item_done(c);
+  } else {
+    sb_hasher_emit(&c->h, sb_hash_str(s, n));
+    item_done(c);
+  }
+}
+void on_bytes(void* c, cbor_data s, size_t n) { scalar(C(c), sb_hash_bin(s, n)); }
+void on_chunked(void* c) { C(c)->error = "indefinite-length strings are not supported by this adapter"; }
+void on_array(void* c, size_t n) { open(C(c), false, static_cast<int64_t>(n)); }
+void on_map(void* c, size_t n) { open(C(c), true, 2 * static_cast<int64_t>(n)); }
+void on_indef_array(void* c) { open(C(c), false, -1); }
+void on_indef_map(void* c) { open(C(c), true, -1); }
+void on_break(void* p) {
+  Ctx* c = C(p);
+  if (c->depth == 0 || c->frames[c->depth - 1].left >= 0) {
+    c->error = "unexpected break";
+    return;
+  }
+  c->depth--;
+  sb_hasher_close(&c->h);
+  item_done(c);
+}
+void on_tag(void* c, uint64_t) { C(c)->error = "CBOR tags are outside the data model"; }
+void on_float4(void* c, float v) { scalar(C(c), sb_hash_double(v)); }  // half floats arrive here too
+void on_float8(void* c, double v) { scalar(C(c), sb_hash_double(v)); }
+void on_undefined(void* c) { C(c)->error = "undefined is outside the data model"; }
+void on_null(void* c) { scalar(C(c), sb_hash_null()); }
+void on_bool(void* c, bool b) { scalar(C(c), sb_hash_bool(b)); }
+
+cbor_callbacks make_callbacks() {
+  cbor_callbacks cb = cbor_empty_callbacks;
+  cb.uint8 = on_uint8;
+  cb.uint16 = on_uint16;
+  cb.uint32 = on_uint32;
+  cb.uint64 = on_uint64;
+  cb.negint8 = on_neg8;
+  cb.negint16 = on_neg16;
+  cb.negint32 = on_neg32;
+  cb.negint64 = on_neg;
+  cb.byte_string = on_bytes;
+  cb.byte_string_start = on_chunked;
+  cb.string = on_string;
+  cb.string_start = on_chunked;
+  cb.array_start = on_array;
+  cb.indef_array_start = on_indef_array;
+  cb.map_start = on_map;
+  cb.indef_map_start = on_indef_map;
+  cb.indef_break = on_break;
+  cb.tag = on_tag;
+  cb.float2 = on_float4;
+  cb.float4 = on_float4;
+  cb.float8 = on_float8;
+  cb.undefined = on_undefined;
+  cb.null = on_null;
+  cb.boolean = on_bool;
+  return cb;
+}
+const cbor_callbacks kCallbacks = make_callbacks();
+
+class Streaming : public Adapter {
+  Ctx ctx_;
+
+ public:
+  bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
+    sb_hasher_init(&ctx_.h);
+    ctx_.depth = 0;
+    ctx_.error = nullptr;
+    const auto* data = reinterpret_cast<cbor_data>(buf);
+    size_t off = 0;
+    while (off < len && !ctx_.error && !ctx_.h.has_result) {
+      const cbor_decoder_result r = cbor_stream_decode(data + off, len - off, &kCallbacks, &ctx_);
+      if (r.status != CBOR_DECODER_FINISHED) {
+        err = r.status == CBOR_DECODER_NEDATA ? "truncated CBOR" : "malformed CBOR";
+        return false;
+      }
+      off += r.read;
+    }
+    if (ctx_.error) {
+      err = ctx_.error;
+      return false;
+    }
+    if (off != len || !sb_hasher_done(&ctx_.h, &hash)) {
+      err = off != len ? "trailing bytes" : "truncated CBOR";
+      return false;
+    }
+    return true;
+  }
+};
+#endif
+
+}  // namespace
+
+const BenchInfo& bench_info() {
+  static const BenchInfo b = [] {
+    BenchInfo i;
+    i.library = "libcbor";
+    i.version = SB_VERSION;
+    i.formats = {"cbor"};
+#if SB_VARIANT == 1
+    i.id = "libcbor-write";
+    i.tests = {"write"};
+    i.notes = "cbor_serialize_alloc of a cbor_item_t tree; shared library only";
+#elif SB_VARIANT == 2
+    i.id = "libcbor-load";
+    i.tests = {"tree"};
+    i.notes = "cbor_load to cbor_item_t; shared library only";
+#else
+    i.id = "libcbor-streaming";
+    i.tests = {"incremental"};
+    i.notes = "cbor_stream_decode callbacks (definite-length strings only); shared library only";
+#endif
+    return i;
+  }();
+  return b;
+}
+
+std::unique_ptr<Adapter> make_adapter(const std::string&, const std::string&, const Doc& input, const std::string&,
+                                      std::string&) {
+#if SB_VARIANT == 1
+  return std::make_unique<Write>(input);
+#elif SB_VARIANT == 2
+  (void)input;
+  return std::make_unique<Load>();
+#else
+  (void)input;
+  return std::make_unique<Streaming>();
+#endif
+}
+
+}  // namespace sb

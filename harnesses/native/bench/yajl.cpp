@@ -1,0 +1,191 @@
+// YAJL 2 (libyajl_s.a):
+//   1 yajl-gen    write: yajl_gen_* walking the reference object (YAJL has no DOM to encode from)
+//   2 yajl-tree   tree: yajl_tree_parse
+//   3 yajl-parse  incremental: yajl_parse with callbacks (integer/double callbacks, not raw numbers)
+#include <yajl/yajl_gen.h>
+#include <yajl/yajl_parse.h>
+#include <yajl/yajl_tree.h>
+
+#include <cinttypes>
+#include <cstdio>
+
+#include "sb.h"
+
+namespace sb {
+namespace {
+
+#if SB_VARIANT == 1
+yajl_gen_status gen(yajl_gen g, const Doc& d, size_t& i) {
+  const Node& n = d.nodes[i++];
+  switch (n.type) {
+    case T::Null: return yajl_gen_null(g);
+    case T::False: return yajl_gen_bool(g, 0);
+    case T::True: return yajl_gen_bool(g, 1);
+    case T::Uint:
+      if (n.u > static_cast<uint64_t>(INT64_MAX)) {  // above long long: emit the digits as a number
+        char buf[24];
+        int len = snprintf(buf, sizeof buf, "%" PRIu64, n.u);
+        return yajl_gen_number(g, buf, static_cast<size_t>(len));
+      }
+      return yajl_gen_integer(g, n.i);
+    case T::Neg: return yajl_gen_integer(g, n.i);
+    case T::Double: return yajl_gen_double(g, n.d);
+    case T::Str: return yajl_gen_string(g, reinterpret_cast<const unsigned char*>(d.str(n)), n.count);
+    case T::Bin: return yajl_gen_invalid_string;
+    case T::Array:
+    case T::Map: {
+      yajl_gen_status s = n.type == T::Map ? yajl_gen_map_open(g) : yajl_gen_array_open(g);
+      const uint32_t kids = n.type == T::Map ? 2 * n.count : n.count;
+      for (uint32_t c = 0; c < kids && s == yajl_gen_status_ok; c++) s = gen(g, d, i);
+      if (s != yajl_gen_status_ok) return s;
+      return n.type == T::Map ? yajl_gen_map_close(g) : yajl_gen_array_close(g);
+    }
+  }
+  return yajl_gen_invalid_string;
+}
+
+class Gen : public Adapter {
+  const Doc doc_;
+  const bool pretty_;
+  yajl_gen g_ = nullptr;
+
+ public:
+  Gen(const Doc& d, bool pretty) : doc_(d), pretty_(pretty) {}
+  ~Gen() override {
+    if (g_) yajl_gen_free(g_);
+  }
+  bool encode(const char*& out, size_t& len, std::string& err) override {
+    if (g_) yajl_gen_free(g_);
+    g_ = yajl_gen_alloc(nullptr);  // a fresh generator (and output buffer) every iteration
+    if (pretty_) yajl_gen_config(g_, yajl_gen_beautify, 1);
+    size_t i = 0;
+    const yajl_gen_status s = gen(g_, doc_, i);
+    if (s != yajl_gen_status_ok) {
+      err = "yajl_gen status " + std::to_string(s);
+      return false;
+    }
+    const unsigned char* buf;
+    yajl_gen_get_buf(g_, &buf, &len);
+    out = reinterpret_cast<const char*>(buf);
+    return true;
+  }
+};
+#elif SB_VARIANT == 2
+uint64_t hash_val(yajl_val v) {
+  if (YAJL_IS_STRING(v)) {
+    const char* s = YAJL_GET_STRING(v);  // NUL-terminated: a string holding U+0000 is cut there
+    return sb_hash_str(s, strlen(s));
+  }
+  if (YAJL_IS_INTEGER(v)) return sb_hash_int(YAJL_GET_INTEGER(v));
+  // A number YAJL cannot hold in a long long (beyond int64, or INT64_MIN) is only a double.
+  if (YAJL_IS_NUMBER(v)) return sb_hash_double(YAJL_GET_DOUBLE(v));
+  if (YAJL_IS_OBJECT(v)) {
+    uint64_t s = 0;
+    for (size_t i = 0; i < v->u.object.len; i++)
+      s += sb_map_entry(sb_hash_str(v->u.object.keys[i], strlen(v->u.object.keys[i])), hash_val(v->u.object.values[i]));
+    return sb_map_end(s, v->u.object.len);
+  }
+  if (YAJL_IS_ARRAY(v)) {
+    uint64_t a = sb_array_start();
+    for (size_t i = 0; i < v->u.array.len; i++) a = sb_array_add(a, hash_val(v->u.array.values[i]));
+    return sb_array_end(a, v->u.array.len);
+  }
+  if (YAJL_IS_TRUE(v)) return sb_hash_bool(1);
+  if (YAJL_IS_FALSE(v)) return sb_hash_bool(0);
+  return sb_hash_null();
+}
+
+class Tree : public Adapter {
+ public:
+  bool decode(char* buf, size_t, uint64_t& hash, std::string& err) override {
+    char ebuf[256];
+    yajl_val v = yajl_tree_parse(buf, ebuf, sizeof ebuf);  // buf is NUL-terminated by the padding
+    if (!v) {
+      err = std::string("yajl_tree_parse: ") + ebuf;
+      return false;
+    }
+    hash = hash_val(v);
+    yajl_tree_free(v);
+    return true;
+  }
+};
+#else
+sb_hasher* H(void* ctx) { return static_cast<sb_hasher*>(ctx); }
+int on_null(void* c) { return sb_hasher_emit(H(c), sb_hash_null()), 1; }
+int on_bool(void* c, int b) { return sb_hasher_emit(H(c), sb_hash_bool(b)), 1; }
+int on_integer(void* c, long long v) { return sb_hasher_emit(H(c), sb_hash_int(v)), 1; }
+int on_double(void* c, double v) { return sb_hasher_emit(H(c), sb_hash_double(v)), 1; }
+int on_string(void* c, const unsigned char* s, size_t n) { return sb_hasher_emit(H(c), sb_hash_str(s, n)), 1; }
+int on_start_map(void* c) { return sb_hasher_open(H(c), 1), !H(c)->error; }
+int on_key(void* c, const unsigned char* s, size_t n) { return sb_hasher_key(H(c), s, n), 1; }
+int on_end(void* c) { return sb_hasher_close(H(c)), !H(c)->error; }
+int on_start_array(void* c) { return sb_hasher_open(H(c), 0), !H(c)->error; }
+
+const yajl_callbacks kCallbacks = {on_null,      on_bool, on_integer, on_double,      nullptr, on_string,
+                                   on_start_map, on_key,  on_end,     on_start_array, on_end};
+
+class Parse : public Adapter {
+  sb_hasher h_;
+
+ public:
+  bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
+    sb_hasher_init(&h_);
+    yajl_handle p = yajl_alloc(&kCallbacks, nullptr, &h_);  // a fresh parser every iteration
+    const auto* u = reinterpret_cast<const unsigned char*>(buf);
+    yajl_status st = yajl_parse(p, u, len);
+    if (st == yajl_status_ok) st = yajl_complete_parse(p);
+    bool ok = st == yajl_status_ok;
+    if (!ok) {
+      unsigned char* e = yajl_get_error(p, 0, u, len);
+      err = reinterpret_cast<char*>(e);
+      yajl_free_error(p, e);
+    } else if (!sb_hasher_done(&h_, &hash)) {
+      err = "unbalanced events";
+      ok = false;
+    }
+    yajl_free(p);
+    return ok;
+  }
+};
+#endif
+
+}  // namespace
+
+const BenchInfo& bench_info() {
+  static const BenchInfo b = [] {
+    BenchInfo i;
+    i.library = "yajl";
+    i.version = SB_VERSION;
+    i.formats = {"json", "json-pretty"};
+#if SB_VARIANT == 1
+    i.id = "yajl-gen";
+    i.tests = {"write"};
+    i.notes = "yajl_gen (beautify for json-pretty), fresh generator per op";
+#elif SB_VARIANT == 2
+    i.id = "yajl-tree";
+    i.tests = {"tree"};
+    i.notes = "yajl_tree_parse";
+#else
+    i.id = "yajl-parse";
+    i.tests = {"incremental"};
+    i.notes = "yajl_parse callbacks (integer/double), fresh handle per op";
+#endif
+    return i;
+  }();
+  return b;
+}
+
+std::unique_ptr<Adapter> make_adapter(const std::string&, const std::string& fmt, const Doc& input, const std::string&,
+                                      std::string&) {
+#if SB_VARIANT == 1
+  return std::make_unique<Gen>(input, fmt == "json-pretty");
+#elif SB_VARIANT == 2
+  (void)fmt, (void)input;
+  return std::make_unique<Tree>();
+#else
+  (void)fmt, (void)input;
+  return std::make_unique<Parse>();
+#endif
+}
+
+}  // namespace sb

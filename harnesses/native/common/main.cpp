@@ -1,0 +1,487 @@
+// sb::main: the protocol (spec/protocol.md) for one benchmark executable.
+//
+//   describe                      -> this benchmark's `list` entry (the driver adds code size)
+//   run / verify / selftest       -> as in protocol.md, for this benchmark only
+#include <sys/stat.h>
+#include <time.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+#include "alloc.h"
+#include "sb.h"
+
+namespace sb {
+
+using J = nlohmann::ordered_json;
+
+enum Exit { kOk = 0, kUsage = 2, kRejected = 3, kMismatch = 4, kUnsupported = 5 };
+
+// What the timed loop does, per test (reported as an `info` row and in `list`).
+static const char* measures(const std::string& test, bool baseline) {
+  if (baseline)
+    return test == "write" ? "hash of a buffer of the input's bytes (stands for hashing the output)"
+                           : "copy input into the reused buffer + walk and hash the harness's own object";
+  if (test == "write") return "encode the prepared input object into a fresh output + hash the output bytes";
+  if (test == "tree") return "copy input into the reused buffer + decode to the library's tree + walk and hash it";
+  return "copy input into the reused buffer + streaming decode, hashing from the events";
+}
+
+static std::string hex64(uint64_t h) {
+  char b[17];
+  snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(h));
+  return b;
+}
+
+static bool read_file(const std::string& path, std::string& out) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return false;
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+static int64_t now_ns(clockid_t c) {
+  timespec ts;
+  clock_gettime(c, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+// Pre-fragment the heap (fairness): many random-size blocks, a random half freed and the rest kept
+// for the life of the process, so no library runs on a pristine bump-allocating heap.
+static void fragment_heap(uint64_t seed) {
+  std::mt19937_64 rng(seed ^ 0x5eedULL);
+  const size_t n = 20000;
+  static std::vector<void*> keep;
+  std::vector<void*> all(n);
+  for (auto& p : all) {
+    size_t sz = size_t(8) << (rng() % 10);  // 8 B .. 4 KiB, log-uniform
+    sz += rng() % sz;
+    p = malloc(sz);
+    memset(p, 1, 8);
+  }
+  std::shuffle(all.begin(), all.end(), rng);
+  for (size_t i = 0; i < n; i++) {
+    if (i % 2)
+      free(all[i]);
+    else
+      keep.push_back(all[i]);
+  }
+}
+
+// The work cannot be optimised away: every iteration's hash is folded into a volatile sink, and an
+// empty asm with a memory clobber stops the compiler from merging or hoisting iterations.
+static volatile uint64_t g_sink;
+
+// One cell, prepared: the input, the adapter and the reusable decode buffer.
+struct Cell {
+  const BenchInfo* info;
+  std::string test, fmt;
+  std::string data;       // the file
+  std::vector<char> buf;  // fresh copy of the input for every decode iteration
+  Doc doc;                // reference decoding (write tests and baselines)
+  std::unique_ptr<Adapter> adapter;
+
+  bool write() const { return test == "write"; }
+
+  // One iteration of the timed loop.
+  bool once(std::string& err) {
+    uint64_t h;
+    if (write()) {
+      const char* out;
+      size_t len;
+      if (!adapter->encode(out, len, err)) return false;
+      h = sb_hash_bin(out, len);
+    } else {
+      memcpy(buf.data(), data.data(), data.size());
+      if (!adapter->decode(buf.data(), data.size(), h, err)) return false;
+    }
+    g_sink = g_sink ^ h;
+    asm volatile("" ::: "memory");
+    return true;
+  }
+
+  // The correctness check (= verify): hash of what the library decoded, or of its output read back.
+  bool check(uint64_t& hash, long long& out_bytes, std::string& err) {
+    out_bytes = -1;
+    if (write()) {
+      const char* out;
+      size_t len;
+      if (!adapter->encode(out, len, err)) return false;
+      out_bytes = static_cast<long long>(len);
+      Doc back;
+      if (!ref_decode(fmt, out, len, back, err)) {
+        err = "output is not valid " + fmt + ": " + err;
+        return false;
+      }
+      hash = hash_doc(back);
+      return true;
+    }
+    memcpy(buf.data(), data.data(), data.size());
+    return adapter->decode(buf.data(), data.size(), hash, err);
+  }
+};
+
+// Load + prepare; returns an exit code (kOk when the cell is ready).
+static int prepare(Cell& c, const std::string& path, std::string& err) {
+  if (!read_file(path, c.data)) {
+    err = "cannot read " + path;
+    return kUsage;
+  }
+  c.buf.assign(c.data.size() + kPadding, 0);
+  if (c.write() || c.info->baseline) {
+    if (!ref_decode(c.fmt, c.data.data(), c.data.size(), c.doc, err)) return kRejected;
+  }
+  c.adapter = make_adapter(c.test, c.fmt, c.doc, c.data, err);
+  if (!c.adapter) return kRejected;
+  if (c.info->baseline && !c.write()) c.doc = Doc{};  // the adapter keeps its own copy
+  return kOk;
+}
+
+static bool supports(const BenchInfo& b, const std::string& test, const std::string& fmt) {
+  return std::count(b.tests.begin(), b.tests.end(), test) && std::count(b.formats.begin(), b.formats.end(), fmt);
+}
+
+struct Args {
+  std::string cmd;
+  std::map<std::string, std::string> opt;
+  bool has(const char* k) const { return opt.count(k) != 0; }
+  std::string get(const char* k, const char* def = "") const {
+    auto it = opt.find(k);
+    return it == opt.end() ? def : it->second;
+  }
+};
+
+static bool parse_args(int argc, char** argv, Args& a, std::string& err) {
+  static const char* flags[] = {"--alloc", "--no-check"};
+  static const char* valued[] = {"--bench",   "--test",      "--format",      "--file", "--expect-hash",
+                                 "--results", "--budget-ms", "--min-samples", "--seed", "--vectors"};
+  if (argc < 2) {
+    err = "usage: <describe|run|verify|selftest> [options]";
+    return false;
+  }
+  a.cmd = argv[1];
+  for (int i = 2; i < argc; i++) {
+    std::string o = argv[i];
+    if (std::find_if(std::begin(flags), std::end(flags), [&](const char* f) { return o == f; }) != std::end(flags)) {
+      a.opt[o] = "1";
+    } else if (std::find_if(std::begin(valued), std::end(valued), [&](const char* f) { return o == f; }) !=
+               std::end(valued)) {
+      if (i + 1 >= argc) {
+        err = o + " needs a value";
+        return false;
+      }
+      a.opt[o] = argv[++i];
+    } else {
+      err = "unknown option " + o;
+      return false;
+    }
+  }
+  return true;
+}
+
+static J describe_json(const BenchInfo& b) {
+  J o;
+  o["id"] = b.id;
+  o["library"] = b.library;
+  o["version"] = b.version;
+  o["formats"] = b.formats;
+  o["tests"] = b.tests;
+  o["notes"] = b.notes;
+  o["baseline"] = b.baseline;
+  J m = J::object();
+  for (const auto& t : b.tests) m[t] = measures(t, b.baseline);
+  o["measures"] = m;
+  return o;
+}
+
+struct Results {
+  FILE* f;
+  explicit Results(const std::string& path) : f(fopen(path.c_str(), "a")) {}
+  ~Results() {
+    if (f) fclose(f);
+  }
+  void row(J r) {
+    fputs(r.dump(-1, ' ', false, J::error_handler_t::replace).c_str(), f);
+    fputc('\n', f);
+    fflush(f);  // rows written before a crash are kept
+  }
+};
+
+static J kind(const char* k) {
+  J r;
+  r["kind"] = k;
+  return r;
+}
+
+static int cmd_run(const BenchInfo& b, const Args& a) {
+  for (const char* k : {"--bench", "--test", "--format", "--file", "--expect-hash", "--results"})
+    if (!a.has(k)) {
+      fprintf(stderr, "run: missing %s\n", k);
+      return kUsage;
+    }
+  Cell c;
+  c.info = &b;
+  c.test = a.get("--test");
+  c.fmt = a.get("--format");
+  if (!supports(b, c.test, c.fmt)) {
+    fprintf(stderr, "%s does not support %s on %s\n", b.id.c_str(), c.test.c_str(), c.fmt.c_str());
+    return kUnsupported;
+  }
+  const long long budget_ns = std::stoll(a.get("--budget-ms", "1000")) * 1000000LL;
+  const long long min_samples = std::stoll(a.get("--min-samples", "5"));
+  fragment_heap(std::stoull(a.get("--seed", "0")));
+
+  Results out(a.get("--results"));
+  if (!out.f) {
+    fprintf(stderr, "cannot open %s\n", a.get("--results").c_str());
+    return kUsage;
+  }
+  std::string err;
+  int rc = prepare(c, a.get("--file"), err);
+  if (rc == kUsage) {
+    fprintf(stderr, "%s\n", err.c_str());
+    return rc;
+  }
+  if (rc != kOk) {
+    J r = kind("error");
+    r["reason"] = err;
+    out.row(r);
+    return rc;
+  }
+  if (!a.has("--no-check")) {
+    uint64_t h = 0;
+    long long ob;
+    if (!c.check(h, ob, err)) {
+      J r = kind("error");
+      r["reason"] = err;
+      out.row(r);
+      return kRejected;
+    }
+    const std::string got = hex64(h), want = a.get("--expect-hash");
+    J r = kind("check");
+    r["ok"] = got == want;
+    r["hash"] = got;
+    r["expected"] = want;
+    r["output_bytes"] = ob >= 0 ? J(ob) : J(nullptr);
+    if (got != want) r["reason"] = "hash " + got + " != expected " + want;
+    out.row(r);
+    if (got != want) return kMismatch;
+  }
+  J info = kind("info");
+  info["measures"] = measures(c.test, b.baseline);
+  info["input_bytes"] = c.data.size();
+  out.row(info);
+
+  if (a.has("--alloc")) {
+    // One warm-up op (first-use allocations such as lazily built tables are not per-op costs),
+    // then count every malloc-family call over a few ops.
+    if (!c.once(err)) goto fail;
+    {
+      const int n = 8;
+      g_alloc.calls = g_alloc.bytes = 0;
+      g_alloc.enabled = true;
+      bool ok = true;
+      for (int i = 0; i < n && ok; i++) ok = c.once(err);
+      g_alloc.enabled = false;
+      if (!ok) goto fail;
+      J r = kind("alloc");
+      r["allocs_per_op"] = static_cast<double>(g_alloc.calls) / n;
+      r["alloc_bytes_per_op"] = static_cast<double>(g_alloc.bytes) / n;
+      r["method"] = "malloc-interpose: malloc/calloc/realloc/memalign calls and requested bytes";
+      out.row(r);
+    }
+    return kOk;
+  }
+  {
+    // Calibrate: double the batch until one batch lasts max(1 ms, budget/50); this is the warm-up.
+    const long long target = std::max(1000000LL, budget_ns / 50);
+    const long long cal0 = now_ns(CLOCK_MONOTONIC);
+    long long batch = 1;
+    for (;;) {
+      const long long t0 = now_ns(CLOCK_MONOTONIC);
+      for (long long i = 0; i < batch; i++)
+        if (!c.once(err)) goto fail;
+      if (now_ns(CLOCK_MONOTONIC) - t0 >= target) break;
+      batch *= 2;
+    }
+    J ci = kind("info");
+    ci["batch"] = batch;
+    ci["calibration_ns"] = now_ns(CLOCK_MONOTONIC) - cal0;
+    out.row(ci);
+
+    std::vector<std::array<long long, 2>> samples;
+    const long long start = now_ns(CLOCK_MONOTONIC);
+    while (now_ns(CLOCK_MONOTONIC) - start < budget_ns || static_cast<long long>(samples.size()) < min_samples) {
+      const long long c0 = now_ns(CLOCK_THREAD_CPUTIME_ID), t0 = now_ns(CLOCK_MONOTONIC);
+      for (long long i = 0; i < batch; i++)
+        if (!c.once(err)) goto fail;
+      const long long t1 = now_ns(CLOCK_MONOTONIC), c1 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+      samples.push_back({t1 - t0, c1 - c0});
+    }
+    // Rows are written after sampling so file I/O never lands inside a sample.
+    for (const auto& s : samples) {
+      J r = kind("sample");
+      r["iterations"] = batch;
+      r["wall_ns"] = s[0];
+      r["cpu_ns"] = s[1];
+      out.row(r);
+    }
+  }
+  return kOk;
+fail : {
+  J r = kind("error");
+  r["reason"] = err;
+  out.row(r);
+  return kRejected;
+}
+}
+
+// verify logic shared by `verify` and `selftest`: exit code, hash or reason.
+static int verify_one(const BenchInfo& b, const std::string& test, const std::string& fmt, const std::string& path,
+                      uint64_t& hash, std::string& err) {
+  if (!supports(b, test, fmt)) {
+    err = b.id + " does not support " + test + " on " + fmt;
+    return kUnsupported;
+  }
+  Cell c;
+  c.info = &b;
+  c.test = test;
+  c.fmt = fmt;
+  int rc = prepare(c, path, err);
+  if (rc != kOk) return rc;
+  long long ob;
+  return c.check(hash, ob, err) ? kOk : kRejected;
+}
+
+static int cmd_verify(const BenchInfo& b, const Args& a) {
+  for (const char* k : {"--bench", "--test", "--format", "--file"})
+    if (!a.has(k)) {
+      fprintf(stderr, "verify: missing %s\n", k);
+      return kUsage;
+    }
+  uint64_t h = 0;
+  std::string err;
+  int rc = verify_one(b, a.get("--test"), a.get("--format"), a.get("--file"), h, err);
+  if (rc == kUsage || rc == kUnsupported) {
+    fprintf(stderr, "%s\n", err.c_str());
+    return rc;
+  }
+  J r;
+  if (rc == kOk)
+    r["hash"] = hex64(h);
+  else
+    r["error"] = err;
+  puts(r.dump(-1, ' ', false, J::error_handler_t::replace).c_str());
+  return rc;
+}
+
+static int cmd_selftest(const BenchInfo& b, const Args& a) {
+  if (!a.has("--vectors")) {
+    fprintf(stderr, "selftest: missing --vectors\n");
+    return kUsage;
+  }
+  const std::string dir = a.get("--vectors");
+  std::string text, known_text;
+  if (!read_file(dir + "/vectors.json", text)) {
+    fprintf(stderr, "cannot read %s/vectors.json\n", dir.c_str());
+    return kUsage;
+  }
+  const J index = J::parse(text);
+  // Known deviations: bench/test -> vector -> reason; reported as skip, and as a failure once the
+  // library stops deviating (the list must stay true), like the Python harness.
+  J known = J::object();
+  if (read_file(SB_KNOWN_DEVIATIONS, known_text)) known = J::parse(known_text);
+  int pass = 0, fail = 0, skip = 0;
+  for (const auto& v : index["vectors"]) {
+    const std::string name = v["name"];
+    for (const auto& test : b.tests) {
+      for (const auto& fmt : b.formats) {
+        if (!v["files"].contains(fmt)) continue;
+        J row;
+        row["bench"] = b.id;
+        row["test"] = test;
+        row["format"] = fmt;
+        row["vector"] = name;
+        std::string reason, err;
+        const std::string key = b.id + "/" + test;
+        if (known.contains(key) && known[key].contains(name)) reason = known[key][name];
+        // A vector may list formats to skip for a library.
+        bool listed_skip = false;
+        if (v.contains("skip")) {
+          const J& s = v["skip"];
+          if (s.is_object() && s.contains(b.library))
+            for (const auto& f : s[b.library])
+              if (f == fmt) listed_skip = true;
+        }
+        uint64_t h = 0;
+        std::string status;
+        if (listed_skip) {
+          status = "skip";
+          err = "skipped by the vector";
+        } else {
+          int rc = verify_one(b, test, fmt, dir + "/" + v["files"][fmt].get<std::string>(), h, err);
+          if (rc == kOk && hex64(h) != v["hash"])
+            err = "hash " + hex64(h) + " != " + v["hash"].get<std::string>();
+          else if (rc == kOk)
+            err.clear();
+          const bool bad = !err.empty();
+          if (!reason.empty()) {
+            status = bad ? "skip" : "fail";
+            err = bad ? "known: " + reason : "known deviation now passes";
+          } else {
+            status = bad ? "fail" : "pass";
+          }
+        }
+        (status == "pass" ? pass : status == "fail" ? fail : skip)++;
+        row["status"] = status;
+        row["reason"] = err.empty() ? J(nullptr) : J(err);
+        puts(row.dump(-1, ' ', false, J::error_handler_t::replace).c_str());
+      }
+    }
+  }
+  fflush(stdout);
+  fprintf(stderr, "%s: %d passed, %d failed, %d skipped\n", b.id.c_str(), pass, fail, skip);
+  return fail ? 1 : 0;
+}
+
+int main(int argc, char** argv) {
+  const BenchInfo& b = bench_info();
+  Args a;
+  std::string err;
+  if (!parse_args(argc, argv, a, err)) {
+    fprintf(stderr, "%s\n", err.c_str());
+    return kUsage;
+  }
+  if ((a.cmd == "run" || a.cmd == "verify") && a.get("--bench") != b.id) {
+    fprintf(stderr, "unknown benchmark %s (this executable is %s)\n", a.get("--bench").c_str(), b.id.c_str());
+    return kUsage;
+  }
+  try {
+    if (a.cmd == "describe") {
+      puts(describe_json(b).dump().c_str());
+      return kOk;
+    }
+    if (a.cmd == "run") return cmd_run(b, a);
+    if (a.cmd == "verify") return cmd_verify(b, a);
+    if (a.cmd == "selftest") return cmd_selftest(b, a);
+  } catch (const std::exception& e) {  // bad numbers in options, unreadable vectors.json
+    fprintf(stderr, "%s\n", e.what());
+    return kUsage;
+  }
+  fprintf(stderr, "unknown command %s\n", a.cmd.c_str());
+  return kUsage;
+}
+
+}  // namespace sb
+
+int main(int argc, char** argv) { return sb::main(argc, argv); }

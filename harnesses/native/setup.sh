@@ -1,0 +1,74 @@
+#!/bin/sh
+# Set-up and build of the native harness (called by NativeHarness.build, or by hand):
+#   1. install the pinned Debian -dev packages that are missing (apt-get update only then);
+#   2. cmake configure + build into build/<compiler>-<profile>.
+# usage: setup.sh [--profile speed|size] [--compiler gcc|clang] [--deps-only]
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+profile=speed
+compiler=gcc
+deps_only=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --profile) profile=$2; shift 2 ;;
+    --compiler) compiler=$2; shift 2 ;;
+    --deps-only) deps_only=1; shift ;;
+    *) echo "setup.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+case $compiler in default) compiler=gcc ;; gcc|clang) ;; *) echo "setup.sh: compiler must be gcc or clang" >&2; exit 2 ;; esac
+case $profile in speed|size) ;; *) echo "setup.sh: profile must be speed or size" >&2; exit 2 ;; esac
+
+# Exact versions `apt-cache policy` shows on Debian 12 (bookworm); recorded in docs/libraries-native.md.
+PKGS="
+rapidjson-dev=1.1.0+dfsg2-7.1
+libmsgpack-dev=4.0.0-3
+libmsgpack-cxx-dev=4.1.3-1
+libbson-dev=1.23.1-1+deb12u3
+libyajl-dev=2.1.0-3+deb12u2
+libjansson-dev=2.14-2
+libsimdjson-dev=3.0.1-1
+nlohmann-json3-dev=3.11.2-2
+libjson-c-dev=0.16-2
+libcjson-dev=1.7.15-1+deb12u4
+libjsoncpp-dev=1.9.5-4
+libcbor-dev=0.8.0-2+b1
+libmpack-dev=1.0.5-3
+"
+TOOLS="cmake ninja-build pkg-config g++"
+if [ "$compiler" = clang ]; then
+  PKGS="$PKGS clang=1:14.0-55.7~deb12u1 lld=1:14.0-55.7~deb12u1"
+fi
+
+missing=""
+for p in $PKGS; do
+  name=${p%%=*}
+  want=${p#*=}
+  have=$(dpkg-query -W -f='${Version}' "$name" 2>/dev/null || true)
+  [ "$have" = "$want" ] || missing="$missing $p"
+done
+for t in $TOOLS; do
+  dpkg-query -W -f='${Status}' "$t" 2>/dev/null | grep -q "install ok installed" || missing="$missing $t"
+done
+if [ -n "$missing" ]; then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  echo "setup.sh: installing$missing" >&2
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
+fi
+[ "$deps_only" = 1 ] && exit 0
+
+build="$here/build/$compiler-$profile"
+if [ "$compiler" = clang ]; then
+  cc=clang; cxx=clang++
+else
+  cc=gcc; cxx=g++
+fi
+gen=""
+command -v ninja >/dev/null 2>&1 && gen="-G Ninja"
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  # shellcheck disable=SC2086
+  CC=$cc CXX=$cxx cmake -S "$here" -B "$build" $gen -DSB_PROFILE="$profile"
+fi
+cmake --build "$build" --parallel 2

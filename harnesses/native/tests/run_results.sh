@@ -1,0 +1,37 @@
+#!/bin/sh
+# ctest: `run` with a tiny budget writes a valid results file (check, info, samples) and `--alloc`
+# writes an alloc row. Usage: run_results.sh <serbench-native> <vectors dir>
+set -eu
+drv=$1
+vec=$2
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+hash=$(python3 -c 'import json,sys; print(next(v["hash"] for v in json.load(open(sys.argv[1]))["vectors"] if v["name"]=="all-types"))' "$vec/vectors.json")
+"$drv" run --bench hash-object --test tree --format json --file "$vec/all-types.json" \
+  --expect-hash "$hash" --results "$out" --budget-ms 20 --min-samples 3
+"$drv" run --bench hash-object --test tree --format json --file "$vec/all-types.json" \
+  --expect-hash "$hash" --results "$out" --alloc --no-check
+python3 - "$out" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+kinds = [r["kind"] for r in rows]
+assert kinds[0] == "check" and rows[0]["ok"] is True, rows[0]
+samples = [r for r in rows if r["kind"] == "sample"]
+assert len(samples) >= 3, kinds
+for s in samples:
+    assert s["iterations"] >= 1 and s["wall_ns"] > 0 and s["cpu_ns"] >= 0, s
+alloc = [r for r in rows if r["kind"] == "alloc"]
+assert len(alloc) == 1 and alloc[0]["allocs_per_op"] == 0, alloc
+print("ok:", len(rows), "rows")
+PY
+# wrong hash -> exit 4 with a failed check row
+rc=0
+"$drv" run --bench hash-object --test tree --format json --file "$vec/all-types.json" \
+  --expect-hash 0000000000000000 --results "$out" --budget-ms 5 || rc=$?
+[ "$rc" = 4 ] || { echo "expected exit 4 on a hash mismatch, got $rc"; exit 1; }
+# unknown benchmark -> 2, unsupported format -> 5
+rc=0; "$drv" run --bench no-such --test tree --format json --file x --expect-hash 0 --results "$out" || rc=$?
+[ "$rc" = 2 ] || { echo "expected exit 2 for an unknown benchmark, got $rc"; exit 1; }
+rc=0; "$drv" run --bench hash-data --test tree --format json --file "$vec/all-types.json" --expect-hash 0 --results "$out" || rc=$?
+[ "$rc" = 5 ] || { echo "expected exit 5 for an unsupported test, got $rc"; exit 1; }
+echo "run-results ok"
