@@ -135,7 +135,8 @@ def plan(
     for h in harnesses:
         benches = {b["id"]: b for b in listings[h.name]["benchmarks"]}
         for b in benches.values():
-            if b.get("baseline") or (libs and not _matches(b, libs)):
+            # Baselines run where others need them, or when named explicitly (e.g. `--lib empty`).
+            if (libs and not _matches(b, libs)) or (b.get("baseline") and not libs):
                 continue
             for test in b["tests"]:
                 if tests and test not in tests:

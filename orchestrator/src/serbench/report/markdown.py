@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from datetime import datetime, timezone
+from statistics import median
 
 from .units import fmt_bytes, fmt_count, fmt_ns
 
@@ -155,6 +156,9 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
         "*Gross/base* is gross time over the baseline's. Incorrect and failed cells are never ranked; they "
         "are listed at the end with their reasons."
     )
+    rcvs = sorted(c["rcv"] for c in cells if c["rcv"] is not None)
+    if rcvs:
+        out.append(f"Median robust CV over the {len(rcvs)} measured cells: {median(rcvs):.1%}.")
     measures = sorted(
         {(c["harness"], c["test"], c["measures"]) for c in cells if c["measures"] and not c["is_baseline"]}
     )
