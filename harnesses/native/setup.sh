@@ -57,6 +57,38 @@ if [ -n "$missing" ]; then
   $sudo apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
 fi
+
+# Boost.JSON (header-only) needs Boost >= 1.75, but Debian 12's libboost1.81-dev conflicts with the
+# libboost1.74-dev installed on the system. So the pinned .deb is downloaded (`apt-get download`, no
+# root needed) and unpacked with `dpkg -x` into build/deps/ (headers only, nothing installed); CMake
+# reads the headers and the version from there. All of Boost's headers, Boost.JSON's and the
+# Boost.Container/System ones it uses, are in this one package.
+BOOST_PKG=libboost1.81-dev
+BOOST_VER=1.81.0-5+deb12u1
+deps="$here/build/deps"
+boost_root="$deps/boost-$BOOST_VER"
+if [ "$(cat "$boost_root/VERSION" 2>/dev/null || true)" != "$BOOST_VER" ]; then
+  mkdir -p "$deps"
+  deb="$deps/${BOOST_PKG}_${BOOST_VER}_$(dpkg --print-architecture).deb"  # apt-get download's name
+  if [ ! -f "$deb" ]; then
+    echo "setup.sh: downloading $BOOST_PKG=$BOOST_VER into $deps" >&2
+    if ! (cd "$deps" && apt-get download -q "$BOOST_PKG=$BOOST_VER"); then
+      sudo=""
+      [ "$(id -u)" = 0 ] || sudo=sudo
+      $sudo apt-get update -q  # only when the pinned version is not in the package lists
+      (cd "$deps" && apt-get download -q "$BOOST_PKG=$BOOST_VER")
+    fi
+  fi
+  got=$(dpkg-deb -W --showformat='${Package} ${Version}' "$deb")
+  if [ "$got" != "$BOOST_PKG $BOOST_VER" ]; then
+    echo "setup.sh: $deb is '$got', not $BOOST_PKG $BOOST_VER" >&2
+    exit 1
+  fi
+  rm -rf "$boost_root" "$boost_root.tmp"
+  dpkg -x "$deb" "$boost_root.tmp"
+  printf '%s\n' "$BOOST_VER" >"$boost_root.tmp/VERSION"  # written last: marks a complete unpack
+  mv "$boost_root.tmp" "$boost_root"
+fi
 [ "$deps_only" = 1 ] && exit 0
 
 build="$here/build/$compiler-$profile"
