@@ -1,6 +1,6 @@
 //! serbench Rust harness: list, run, verify, selftest (spec/protocol.md, protocol 1).
 
-use serbench_rust::adapters::{self, Bench, Encoder};
+use serbench_rust::adapters::{self, Bench, Encoder, OneCodec, TypedEncoder};
 use serbench_rust::model::{hash_val, ref_decode, Val};
 use serbench_rust::typed::{self, Records, Schema};
 use serbench_rust::{alloc, hash, measure};
@@ -33,7 +33,8 @@ fn measures(test: &str) -> &'static str {
         "write" => "encode(prepared input) + hash of the output bytes; the output is decoded with the reference decoder and hashed once, outside the loop",
         "tree" => "copy input (Vec clone) + parse to the library's DOM + walk it with the hash",
         "typed-encode" => "encode the native records (prepared outside the loop) + hash of the output bytes; the output is decoded by the same crate and hashed once, outside the loop",
-        "typed-decode" => "copy the crate's own encoding (Vec clone) + decode into native records + typed hash walk",
+        "typed-decode" => "copy the crate's own encoding (into a 16-byte aligned buffer) + decode into native records (or the crate's generated types) + typed hash walk",
+        "typed-access" => "copy the crate's own encoding (into a 16-byte aligned buffer) + open the zero-copy view (validating or not, per row) + read every field through it with the typed hash",
         _ => "copy input (Vec clone) + streaming/pull parse feeding the hash (no tree)",
     }
 }
@@ -42,7 +43,7 @@ fn baseline_of(test: &str) -> &'static str {
     match test {
         "write" => "hash-data",
         "typed-encode" => "hash-data-typed",
-        "typed-decode" => "hash-typed",
+        "typed-decode" | "typed-access" => "hash-typed",
         _ => "hash-object",
     }
 }
@@ -71,13 +72,42 @@ enum Prepared {
     HashData,
     HashObject(Val),
     /// the crate's encoder of the records, and its decoder for the check
-    TypedEncode(Encoder, adapters::TypedDecodeFn, Schema),
-    /// the crate's decoder, the schema, and the crate's own encoding of the records
-    TypedDecode(adapters::TypedDecodeFn, Schema, Vec<u8>),
+    TypedEncode(TypedEncoder, adapters::TypedDecodeFn, Schema),
+    /// typed-decode / typed-access: the crate's decoder or accessor, the schema, and the crate's own
+    /// encoding of the records
+    TypedRead(adapters::TypedDecodeFn, Schema, Vec<u8>),
     /// baselines hash-data-typed / hash-typed: the records and their encoding in the format (by
     /// the crate that owns the format), so the baseline hashes or copies as many bytes as the rows
     HashTypedData(Records, Vec<u8>),
     HashTyped(Records, Vec<u8>),
+}
+
+/// A 16-byte aligned copy of some bytes (rkyv and other zero-copy readers need aligned input); it
+/// costs what a `Vec<u8>` clone costs: one allocation and one memcpy.
+pub struct AlignedCopy {
+    buf: Vec<u128>,
+    len: usize,
+}
+
+impl AlignedCopy {
+    pub fn new(b: &[u8]) -> Self {
+        let words = b.len().div_ceil(16);
+        let mut buf: Vec<u128> = Vec::with_capacity(words);
+        // SAFETY: the capacity holds `words` u128s; the last one is zeroed first so every byte is
+        // initialised once the input is copied over the front.
+        unsafe {
+            if words > 0 {
+                buf.as_mut_ptr().add(words - 1).write(0);
+            }
+            std::ptr::copy_nonoverlapping(b.as_ptr(), buf.as_mut_ptr() as *mut u8, b.len());
+            buf.set_len(words);
+        }
+        AlignedCopy { buf, len: b.len() }
+    }
+    pub fn bytes(&mut self) -> &mut [u8] {
+        // SAFETY: `len` <= 16 * buf.len() initialised bytes.
+        unsafe { std::slice::from_raw_parts_mut(self.buf.as_mut_ptr() as *mut u8, self.len) }
+    }
 }
 
 fn supported(b: &Bench, test: &str, fmt: &str) -> bool {
@@ -108,7 +138,7 @@ fn prepare(b: &Bench, test: &str, fmt: &str, data: &[u8]) -> Result<Prepared, St
                 let wire = typed_wire(fmt, &r)?;
                 Prepared::HashTypedData(r, wire)
             }
-            "typed-decode" => {
+            "typed-decode" | "typed-access" => {
                 let r = typed::load(data)?;
                 let wire = typed_wire(fmt, &r)?;
                 Prepared::HashTyped(r, wire)
@@ -117,15 +147,17 @@ fn prepare(b: &Bench, test: &str, fmt: &str, data: &[u8]) -> Result<Prepared, St
         });
     }
     match test {
-        "typed-encode" | "typed-decode" => {
+        "typed-encode" | "typed-decode" | "typed-access" => {
             let t = b.typed.as_ref().unwrap();
             let records = typed::load(data)?;
             let enc = guarded(|| (t.encoder)(fmt, &records))?;
             if test == "typed-encode" {
-                Ok(Prepared::TypedEncode(enc, t.decode, records.schema()))
+                let dec = t.decode.or(t.access).ok_or("no decoder to check the output")?;
+                Ok(Prepared::TypedEncode(enc, dec, records.schema()))
             } else {
-                let wire = guarded(&enc)?;
-                Ok(Prepared::TypedDecode(t.decode, records.schema(), wire))
+                let wire = guarded(&enc)?.to_vec();
+                let read = if test == "typed-access" { t.access } else { t.decode };
+                Ok(Prepared::TypedRead(read.ok_or("unsupported test")?, records.schema(), wire))
             }
         }
         "write" => {
@@ -139,32 +171,34 @@ fn prepare(b: &Bench, test: &str, fmt: &str, data: &[u8]) -> Result<Prepared, St
 
 /// The records encoded in a typed wire format by the (first) crate that implements it.
 fn typed_wire(fmt: &str, r: &Records) -> Result<Vec<u8>, String> {
-    let benches = adapters::all();
-    let owner = benches
-        .iter()
-        .find(|b| b.typed.is_some() && b.formats.contains(&fmt))
-        .ok_or_else(|| format!("no typed encoder for {fmt}"))?;
+    let owner = typed_owner(fmt).ok_or_else(|| format!("no typed encoder for {fmt}"))?;
     let enc = guarded(|| (owner.typed.as_ref().unwrap().encoder)(fmt, r))?;
-    guarded(&enc)
+    guarded(&enc).map(|o| o.to_vec())
 }
 
-/// The correctness check (protocol `run` step 2): (hash, output bytes for write).
-fn check(p: &Prepared, fmt: &str, data: &[u8]) -> Result<(u64, Option<usize>), String> {
+/// The crate that owns a typed wire format (the baselines' reference for its bytes).
+fn typed_owner(fmt: &str) -> Option<Bench> {
+    adapters::all().into_iter().find(|b| b.typed.as_ref().is_some_and(|t| t.one.is_some()) && b.formats.contains(&fmt))
+}
+
+/// The correctness check (protocol `run` step 2): the hash, and the output bytes (write tests).
+fn check(p: &Prepared, fmt: &str, data: &[u8]) -> Result<(u64, Option<Vec<u8>>), String> {
     guarded(|| match p {
         Prepared::Decode(f) => Ok((f(fmt, &mut data.to_vec())?, None)),
         Prepared::Write(enc) => {
             let out = enc()?;
             let v = ref_decode(fmt, &out).map_err(|e| format!("reference decoder cannot read the output: {e}"))?;
-            Ok((hash_val(&v), Some(out.len())))
+            Ok((hash_val(&v), Some(out)))
         }
         Prepared::HashData => Ok((hash_val(&ref_decode(fmt, data)?), None)),
         Prepared::HashObject(v) => Ok((hash_val(v), None)),
         Prepared::TypedEncode(enc, dec, schema) => {
-            let mut out = enc()?;
-            let n = out.len();
-            Ok((dec(fmt, *schema, &mut out).map_err(|e| format!("cannot decode its own output: {e}"))?, Some(n)))
+            let out = enc()?;
+            let h = dec(fmt, *schema, AlignedCopy::new(&out).bytes())
+                .map_err(|e| format!("cannot decode its own output: {e}"))?;
+            Ok((h, Some(out.to_vec())))
         }
-        Prepared::TypedDecode(dec, schema, wire) => Ok((dec(fmt, *schema, &mut wire.clone())?, None)),
+        Prepared::TypedRead(dec, schema, wire) => Ok((dec(fmt, *schema, AlignedCopy::new(wire).bytes())?, None)),
         Prepared::HashTypedData(r, _) | Prepared::HashTyped(r, _) => Ok((typed::hash_all(r), None)),
     })
 }
@@ -193,16 +227,16 @@ fn timed_op<'a>(p: &'a Prepared, fmt: &'a str, data: &'a [u8]) -> Box<measure::O
             let out = enc()?;
             Ok(hash::hash_bin(&out))
         }),
-        Prepared::TypedDecode(dec, schema, wire) => {
+        Prepared::TypedRead(dec, schema, wire) => {
             let (dec, schema) = (*dec, *schema);
             Box::new(move || {
-                let mut copy = wire.to_vec();
-                dec(fmt, schema, &mut copy)
+                let mut copy = AlignedCopy::new(wire);
+                dec(fmt, schema, copy.bytes())
             })
         }
         Prepared::HashTypedData(_, wire) => Box::new(move || Ok(hash::hash_bin(black_box(wire)))),
         Prepared::HashTyped(r, wire) => Box::new(move || {
-            let copy = black_box(wire.to_vec());
+            let copy = black_box(AlignedCopy::new(wire));
             let h = typed::hash_all(black_box(r));
             drop(copy);
             Ok(h)
@@ -262,7 +296,7 @@ impl Args {
 
 fn usage(msg: &str) -> i32 {
     eprintln!("serbench-rust: {msg}");
-    eprintln!("usage: serbench-rust list | run --bench ID --test T --format F --file P --expect-hash H --results P [--budget-ms N] [--min-samples N] [--alloc] [--no-check] [--seed N] | verify --bench ID --test T --format F --file P | selftest --vectors DIR");
+    eprintln!("usage: serbench-rust list | run --bench ID --test T --format F --file P --expect-hash H --results P [--budget-ms N] [--min-samples N] [--alloc] [--latency] [--no-check] [--output-file P] [--seed N] | verify --bench ID --test T --format F --file P | selftest --vectors DIR");
     EXIT_USAGE
 }
 
@@ -305,6 +339,104 @@ fn lookup<'a>(benches: &'a [Bench], a: &Args) -> Result<(&'a Bench, String, Stri
     Ok((b, test.to_string(), fmt.to_string()))
 }
 
+fn write_output(path: Option<&str>, bytes: Option<&[u8]>) -> Result<(), String> {
+    match (path, bytes) {
+        (Some(p), Some(b)) => std::fs::write(p, b).map_err(|e| format!("cannot write {p}: {e}")),
+        _ => Ok(()),
+    }
+}
+
+/// `run --latency` (protocol step 7): one record at a time, each operation timed into the
+/// log-bucketed histogram; writes one `latency` row.
+fn run_latency(b: &Bench, test: &str, fmt: &str, data: &[u8], budget_ms: u64, verify: bool, out: &mut Results) -> i32 {
+    if test != "typed-encode" && test != "typed-decode" {
+        eprintln!("--latency applies to typed-encode and typed-decode only");
+        return EXIT_UNSUPPORTED;
+    }
+    let owner;
+    let typed_of = if b.is_baseline() {
+        owner = typed_owner(fmt);
+        owner.as_ref().and_then(|o| o.typed.as_ref())
+    } else {
+        b.typed.as_ref()
+    };
+    let Some(one_fn) = typed_of.and_then(|t| t.one) else {
+        eprintln!("{} has no one-record codec for {fmt}", b.id);
+        return EXIT_UNSUPPORTED;
+    };
+    let prepared = guarded(|| {
+        let records = typed::load(data)?;
+        let codec = one_fn(fmt, &records)?;
+        let wires =
+            (0..codec.hashes.len()).map(|i| (codec.encode)(i).map(|o| o.to_vec())).collect::<Result<Vec<_>, _>>()?;
+        Ok((codec, wires))
+    });
+    let (codec, wires): (OneCodec, Vec<Vec<u8>>) = match prepared {
+        Ok(x) => x,
+        Err(e) => {
+            out.row("error", json!({"reason": e}));
+            return EXIT_REJECTED;
+        }
+    };
+    let n = wires.len();
+    if n == 0 {
+        out.row("error", json!({"reason": "the dataset has no records"}));
+        return EXIT_REJECTED;
+    }
+    if verify {
+        // every record round-trips on its own (outside the timed pass)
+        for (i, w) in wires.iter().enumerate() {
+            match guarded(|| (codec.decode)(AlignedCopy::new(w).bytes())) {
+                Ok(h) if h == codec.hashes[i] => {}
+                Ok(h) => {
+                    let reason = format!("record {i}: hash {} != {}", hash::hex64(h), hash::hex64(codec.hashes[i]));
+                    out.row("check", json!({"ok": false, "hash": hash::hex64(h), "expected": hash::hex64(codec.hashes[i]), "reason": reason}));
+                    return EXIT_MISMATCH;
+                }
+                Err(e) => {
+                    out.row("error", json!({"reason": format!("record {i}: {e}")}));
+                    return EXIT_REJECTED;
+                }
+            }
+        }
+    }
+    let what = match (b.is_baseline(), test) {
+        (false, "typed-encode") => "encode one record (prepared outside the loop) + hash of its bytes",
+        (false, _) => "copy one record's encoding (aligned) + decode it + typed hash of the record",
+        (true, "typed-encode") => "hash of one record's encoding",
+        (true, _) => "copy one record's encoding (aligned) + typed hash of the prebuilt record",
+    };
+    out.row(
+        "info",
+        json!({"measures": what, "runtime": runtime(), "records": n,
+               "histogram": "log buckets 2^k*(1+j/64), j<64; percentiles report the bucket's highest value (capped at max)"}),
+    );
+    let mut op: Box<dyn FnMut(usize) -> Result<u64, String>> = match (b.is_baseline(), test) {
+        (false, "typed-encode") => Box::new(|i| (codec.encode)(i).map(|o| hash::hash_bin(&o))),
+        (false, _) => Box::new(|i| (codec.decode)(AlignedCopy::new(&wires[i]).bytes())),
+        (true, "typed-encode") => Box::new(|i| Ok(hash::hash_bin(black_box(&wires[i])))),
+        (true, _) => Box::new(|i| {
+            let copy = black_box(AlignedCopy::new(&wires[i]));
+            drop(copy);
+            Ok(black_box(codec.hashes[i]))
+        }),
+    };
+    match guarded(|| measure::latency(&mut *op, n, budget_ms * 1_000_000, 100_000)) {
+        Err(e) => {
+            out.row("error", json!({"reason": e}));
+            EXIT_REJECTED
+        }
+        Ok(h) => {
+            out.row(
+                "latency",
+                json!({"count": h.count(), "p50_ns": h.percentile(0.5), "p99_ns": h.percentile(0.99),
+                       "p999_ns": h.percentile(0.999), "p9999_ns": h.percentile(0.9999), "max_ns": h.max()}),
+            );
+            EXIT_OK
+        }
+    }
+}
+
 struct Results(std::fs::File);
 
 impl Results {
@@ -326,8 +458,19 @@ impl Results {
 fn cmd_run(benches: &[Bench], argv: &[String]) -> i32 {
     let a = match Args::parse(
         argv,
-        &["bench", "test", "format", "file", "expect-hash", "results", "budget-ms", "min-samples", "seed"],
-        &["alloc", "no-check"],
+        &[
+            "bench",
+            "test",
+            "format",
+            "file",
+            "expect-hash",
+            "results",
+            "budget-ms",
+            "min-samples",
+            "seed",
+            "output-file",
+        ],
+        &["alloc", "no-check", "latency"],
     ) {
         Ok(a) => a,
         Err(e) => return usage(&e),
@@ -359,18 +502,28 @@ fn cmd_run(benches: &[Bench], argv: &[String]) -> i32 {
             return EXIT_REJECTED;
         }
     };
-    if !a.flag("no-check") {
+    let output_file = a.get("output-file").ok().filter(|_| test == "write" || test == "typed-encode");
+    if !a.flag("no-check") || output_file.is_some() {
         match check(&prepared, &fmt, &data) {
             Err(e) => {
                 out.row("error", json!({"reason": e}));
                 return EXIT_REJECTED;
             }
-            Ok((h, out_bytes)) => {
+            Ok((_, output)) if a.flag("no-check") => {
+                // --output-file without the check: the bytes only, no check row
+                if let Err(e) = write_output(output_file, output.as_deref()) {
+                    return usage(&e);
+                }
+            }
+            Ok((h, output)) => {
+                if let Err(e) = write_output(output_file, output.as_deref()) {
+                    return usage(&e);
+                }
                 let got = hash::hex64(h);
                 let ok = got == expect;
                 let mut row = json!({"ok": ok, "hash": got, "expected": expect});
                 if test == "write" || test == "typed-encode" {
-                    row["output_bytes"] = json!(out_bytes);
+                    row["output_bytes"] = json!(output.as_ref().map(|o| o.len()));
                 }
                 if !ok {
                     row["reason"] = json!(format!("hash {got} != expected {expect}"));
@@ -381,6 +534,9 @@ fn cmd_run(benches: &[Bench], argv: &[String]) -> i32 {
                 }
             }
         }
+    }
+    if a.flag("latency") {
+        return run_latency(b, &test, &fmt, &data, budget_ms, !a.flag("no-check"), &mut out);
     }
     out.row("info", json!({"measures": measures(&test), "runtime": runtime()}));
     let mut op = timed_op(&prepared, &fmt, &data);

@@ -4,39 +4,93 @@
 
 use crate::hash::{self, MapAcc};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
-#[derive(Serialize, Deserialize, bincode::Encode, bincode::Decode, Clone, Debug, PartialEq)]
-pub struct Product {
-    pub id: u64,
-    pub name: String,
-    pub price: f64,
-    pub in_stock: bool,
-    pub tags: Vec<String>,
+/// The derives every native record type carries: serde (serde_json, simd-json, sonic-rs, rmp-serde,
+/// ciborium, serde_cbor, postcard), bincode 2, borsh, speedy, rkyv and minicbor (`#[n(i)]` indices).
+macro_rules! records {
+    ($($item:item)*) => {
+        $(
+            #[derive(Serialize, Deserialize, bincode::Encode, bincode::Decode, borsh::BorshSerialize,
+                     borsh::BorshDeserialize, speedy::Readable, speedy::Writable, rkyv::Archive,
+                     rkyv::Serialize, rkyv::Deserialize, minicbor::Encode, minicbor::Decode, Clone, Debug,
+                     PartialEq)]
+            $item
+        )*
+    };
 }
 
-#[derive(Serialize, Deserialize, bincode::Encode, bincode::Decode, Clone, Copy, Debug, PartialEq)]
-pub enum Side {
-    Buy,
-    Sell,
+records! {
+    pub struct Product {
+        #[n(0)] pub id: u64,
+        #[n(1)] pub name: String,
+        #[n(2)] pub price: f64,
+        #[n(3)] pub in_stock: bool,
+        #[n(4)] pub tags: Vec<String>,
+    }
+
+    pub enum Side {
+        #[n(0)] Buy,
+        #[n(1)] Sell,
+    }
+
+    pub struct Trade {
+        #[n(0)] pub price: f64,
+        #[n(1)] pub flag: bool,
+        #[n(2)] pub text: String,
+        #[n(3)] pub side: Side,
+        #[n(4)] pub small_int: i32,
+        #[n(5)] pub long_int: i64,
+    }
+
+    pub struct Point {
+        #[n(0)] pub x: f64,
+        #[n(1)] pub y: f64,
+        #[n(2)] pub z: f32,
+    }
+
+    pub struct Inner {
+        #[n(0)] pub label: String,
+        #[n(1)] pub point: Point,
+    }
+
+    #[rkyv(serialize_bounds(__S: rkyv::ser::Writer + rkyv::ser::Allocator, __S::Error: rkyv::rancor::Source))]
+    #[rkyv(deserialize_bounds(__D::Error: rkyv::rancor::Source))]
+    #[rkyv(bytecheck(bounds(__C: rkyv::validation::ArchiveContext, __C::Error: rkyv::rancor::Source)))]
+    pub struct Nested {
+        #[n(0)] pub u8: u8,
+        #[n(1)] pub u16: u16,
+        #[n(2)] pub u32: u32,
+        #[n(3)] pub u64: u64,
+        #[n(4)] pub i8: i8,
+        #[n(5)] pub i16: i16,
+        #[n(6)] pub i32: i32,
+        #[n(7)] pub i64: i64,
+        #[n(8)] pub f32: f32,
+        #[n(9)] pub f64: f64,
+        #[n(10)] pub flag: bool,
+        #[n(11)] pub name: String,
+        #[n(12)] pub u8s: Vec<u8>,
+        #[n(13)] pub u16s: Vec<u16>,
+        #[n(14)] pub u32s: Vec<u32>,
+        #[n(15)] pub u64s: Vec<u64>,
+        #[n(16)] pub i8s: Vec<i8>,
+        #[n(17)] pub i16s: Vec<i16>,
+        #[n(18)] pub i32s: Vec<i32>,
+        #[n(19)] pub i64s: Vec<i64>,
+        #[n(20)] pub f32s: Vec<f32>,
+        #[n(21)] pub f64s: Vec<f64>,
+        #[n(22)] pub flags: Vec<bool>,
+        #[n(23)] pub names: Vec<String>,
+        #[n(24)] pub counts: BTreeMap<String, i64>,
+        #[n(25)] pub note: Option<String>,
+        #[n(26)] pub inner: Inner,
+        #[rkyv(omit_bounds)]
+        #[n(27)] pub children: Vec<Nested>,
+    }
 }
 
-#[derive(Serialize, Deserialize, bincode::Encode, bincode::Decode, Clone, Debug, PartialEq)]
-pub struct Trade {
-    pub price: f64,
-    pub flag: bool,
-    pub text: String,
-    pub side: Side,
-    pub small_int: i32,
-    pub long_int: i64,
-}
-
-#[derive(Serialize, Deserialize, bincode::Encode, bincode::Decode, Clone, Debug, PartialEq)]
-pub struct Nested {
-    pub depth: u32,
-    pub name: String,
-    pub value: f64,
-    pub child: Option<Box<Nested>>,
-}
+impl Copy for Side {}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Schema {
@@ -80,28 +134,145 @@ impl Records {
     }
 }
 
-/// The object hash of a typed value, as the data model sees it: a struct is a map of its fields,
-/// an enum its variant name, `None` null.
+/// The object hash of a typed value, as the data model sees it (spec/typed.md): a struct is a map
+/// of its fields, an enum its variant name, `None` null, an f32 the double of its value. Implemented
+/// for the native records and, field for field, for zero-copy views (rkyv's archived types).
 pub trait TypedHash {
     fn thash(&self) -> u64;
 }
 
-#[inline]
-fn field(m: &mut MapAcc, name: &str, h: u64) {
-    m.push(hash::hash_str(name), h);
+macro_rules! uint_hash {
+    ($($t:ty),*) => {$(
+        impl TypedHash for $t {
+            #[inline]
+            fn thash(&self) -> u64 {
+                hash::hash_u64(*self as u64)
+            }
+        }
+    )*};
 }
+macro_rules! int_hash {
+    ($($t:ty),*) => {$(
+        impl TypedHash for $t {
+            #[inline]
+            fn thash(&self) -> u64 {
+                hash::hash_i64(*self as i64)
+            }
+        }
+    )*};
+}
+uint_hash!(u8, u16, u32, u64);
+int_hash!(i8, i16, i32, i64);
 
-impl TypedHash for Product {
+impl TypedHash for f32 {
+    #[inline]
+    fn thash(&self) -> u64 {
+        hash::hash_f64(*self as f64)
+    }
+}
+impl TypedHash for f64 {
+    #[inline]
+    fn thash(&self) -> u64 {
+        hash::hash_f64(*self)
+    }
+}
+impl TypedHash for bool {
+    #[inline]
+    fn thash(&self) -> u64 {
+        hash::hash_bool(*self)
+    }
+}
+impl TypedHash for str {
+    #[inline]
+    fn thash(&self) -> u64 {
+        hash::hash_str(self)
+    }
+}
+impl TypedHash for String {
+    #[inline]
+    fn thash(&self) -> u64 {
+        hash::hash_str(self)
+    }
+}
+impl<T: TypedHash> TypedHash for [T] {
+    #[inline]
+    fn thash(&self) -> u64 {
+        hash::hash_array(self.iter().map(TypedHash::thash))
+    }
+}
+impl<T: TypedHash> TypedHash for Vec<T> {
+    #[inline]
+    fn thash(&self) -> u64 {
+        self.as_slice().thash()
+    }
+}
+impl<T: TypedHash> TypedHash for Option<T> {
+    #[inline]
+    fn thash(&self) -> u64 {
+        self.as_ref().map_or(hash::NULL_HASH, TypedHash::thash)
+    }
+}
+impl<V: TypedHash> TypedHash for BTreeMap<String, V> {
     fn thash(&self) -> u64 {
         let mut m = MapAcc::new();
-        field(&mut m, "id", hash::hash_u64(self.id));
-        field(&mut m, "name", hash::hash_str(&self.name));
-        field(&mut m, "price", hash::hash_f64(self.price));
-        field(&mut m, "in_stock", hash::hash_bool(self.in_stock));
-        field(&mut m, "tags", hash::hash_array(self.tags.iter().map(|t| hash::hash_str(t))));
+        for (k, v) in self {
+            m.push(hash::hash_str(k), v.thash());
+        }
         m.finish()
     }
 }
+impl TypedHash for Side {
+    #[inline]
+    fn thash(&self) -> u64 {
+        hash::hash_str(self.name())
+    }
+}
+
+/// The hash of a struct from its fields (the same field names on native and archived types).
+#[macro_export]
+macro_rules! struct_hash {
+    ($s:expr; $($f:ident),* $(,)?) => {{
+        let mut m = $crate::hash::MapAcc::new();
+        $( m.push($crate::hash::hash_str(stringify!($f)), $crate::typed::TypedHash::thash(&$s.$f)); )*
+        m.finish()
+    }};
+}
+
+/// Implements [`TypedHash`] for the record types of one family (native, or a zero-copy view).
+#[macro_export]
+macro_rules! impl_record_hash {
+    ($product:ty, $trade:ty, $point:ty, $inner:ty, $nested:ty) => {
+        impl $crate::typed::TypedHash for $product {
+            fn thash(&self) -> u64 {
+                $crate::struct_hash!(self; id, name, price, in_stock, tags)
+            }
+        }
+        impl $crate::typed::TypedHash for $trade {
+            fn thash(&self) -> u64 {
+                $crate::struct_hash!(self; price, flag, text, side, small_int, long_int)
+            }
+        }
+        impl $crate::typed::TypedHash for $point {
+            fn thash(&self) -> u64 {
+                $crate::struct_hash!(self; x, y, z)
+            }
+        }
+        impl $crate::typed::TypedHash for $inner {
+            fn thash(&self) -> u64 {
+                $crate::struct_hash!(self; label, point)
+            }
+        }
+        impl $crate::typed::TypedHash for $nested {
+            fn thash(&self) -> u64 {
+                $crate::struct_hash!(self; u8, u16, u32, u64, i8, i16, i32, i64, f32, f64, flag, name,
+                    u8s, u16s, u32s, u64s, i8s, i16s, i32s, i64s, f32s, f64s, flags, names, counts, note,
+                    inner, children)
+            }
+        }
+    };
+}
+
+impl_record_hash!(Product, Trade, Point, Inner, Nested);
 
 impl Side {
     pub fn name(self) -> &'static str {
@@ -112,28 +283,9 @@ impl Side {
     }
 }
 
-impl TypedHash for Trade {
-    fn thash(&self) -> u64 {
-        let mut m = MapAcc::new();
-        field(&mut m, "price", hash::hash_f64(self.price));
-        field(&mut m, "flag", hash::hash_bool(self.flag));
-        field(&mut m, "text", hash::hash_str(&self.text));
-        field(&mut m, "side", hash::hash_str(self.side.name()));
-        field(&mut m, "small_int", hash::hash_i64(self.small_int as i64));
-        field(&mut m, "long_int", hash::hash_i64(self.long_int));
-        m.finish()
-    }
-}
-
-impl TypedHash for Nested {
-    fn thash(&self) -> u64 {
-        let mut m = MapAcc::new();
-        field(&mut m, "depth", hash::hash_u64(self.depth as u64));
-        field(&mut m, "name", hash::hash_str(&self.name));
-        field(&mut m, "value", hash::hash_f64(self.value));
-        field(&mut m, "child", self.child.as_ref().map_or(hash::NULL_HASH, |c| c.thash()));
-        m.finish()
-    }
+#[inline]
+fn field(m: &mut MapAcc, name: &str, h: u64) {
+    m.push(hash::hash_str(name), h);
 }
 
 /// Hash of the whole typed document `{"schema": name, "records": [...]}` from record hashes.
@@ -183,7 +335,8 @@ pub fn load(data: &[u8]) -> Result<Records, String> {
     })
 }
 
-/// Decodes a format's bytes with a generic decoder per record type and hashes the result.
+/// Decodes a format's bytes with a generic `fn dec<T>(&mut [u8]) -> Result<T, String>` per record
+/// type and hashes the result.
 #[macro_export]
 macro_rules! typed_decode_hash {
     ($schema:expr, $decode:ident, $data:expr) => {

@@ -22,8 +22,8 @@ pub fn benches() -> Vec<Bench> {
             ..Bench::new("hash-data-typed", "serbench-rust", TYPED_FORMATS)
         },
         Bench {
-            notes: "typed-decode baseline: copies the records' encoding in the format (Vec clone) and hashes the prebuilt native records",
-            baseline_for: &["typed-decode"],
+            notes: "typed-decode and typed-access baseline: copies the records' encoding in the format (into a 16-byte aligned buffer, as the rows do) and hashes the prebuilt native records",
+            baseline_for: &["typed-decode", "typed-access"],
             ..Bench::new("hash-typed", "serbench-rust", TYPED_FORMATS)
         },
     ]

@@ -1,10 +1,8 @@
 //! serde_json (features: float_roundtrip, so doubles parse exactly; no arbitrary_precision).
 
-use super::{Bench, Encoder, Typed, JSON};
+use super::{Bench, Encoder, JSON};
 use crate::hash::{self, ArrayAcc, MapAcc};
 use crate::model::{HashSeed, Val};
-use crate::typed::{Records, Schema};
-use crate::typed_decode_hash;
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
@@ -28,11 +26,6 @@ pub fn benches() -> Vec<Bench> {
             notes: "serde DeserializeSeed that hashes while serde_json parses, building no tree (Rust's streaming parse)",
             incremental: Some(visitor),
             ..Bench::new("serde_json-visitor", "serde_json", JSON)
-        },
-        Bench {
-            notes: "typed records with #[derive(Serialize, Deserialize)]: to_vec / from_slice",
-            typed: Some(Typed { encoder: typed_enc, decode: typed_dec }),
-            ..Bench::new("serde_json-typed", "serde_json", &["json"])
         },
     ]
 }
@@ -209,23 +202,4 @@ fn hash_bval(v: &BVal) -> u64 {
 fn tree_borrowed(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
     let v: BVal = serde_json::from_slice(data).map_err(err)?;
     Ok(hash_bval(&v))
-}
-
-// --- typed records ------------------------------------------------------------------------------
-
-fn enc<T: serde::Serialize>(v: &Vec<T>) -> Result<Vec<u8>, String> {
-    serde_json::to_vec(v).map_err(err)
-}
-
-fn dec<T: serde::de::DeserializeOwned>(d: &[u8]) -> Result<Vec<T>, String> {
-    serde_json::from_slice(d).map_err(err)
-}
-
-fn typed_enc(_fmt: &str, r: &Records) -> Result<Encoder, String> {
-    Ok(typed_encoder!(r, enc))
-}
-
-fn typed_dec(_fmt: &str, schema: Schema, data: &mut [u8]) -> Result<u64, String> {
-    let d: &[u8] = data;
-    typed_decode_hash!(schema, dec, d)
 }
