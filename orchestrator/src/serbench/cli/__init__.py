@@ -8,6 +8,7 @@ run is kept: `serbench run --resume` finishes it).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import secrets
 import subprocess
@@ -92,6 +93,8 @@ def cmd_run(args) -> int:
     else:
         run_id = None
     mode = runner.MODES[args.mode]
+    # Explicit --rounds / --budget-ms refine the mode's preset (saved with the run for --resume).
+    mode = dataclasses.replace(mode, rounds=args.rounds or mode.rounds, budget_ms=args.budget_ms or mode.budget_ms)
     options = BuildOptions(profile=args.build_profile, compiler=args.compiler, verbose=args.verbose)
     hs = _usable_harnesses(args, options)
     _build(hs)
@@ -128,9 +131,11 @@ def cmd_run(args) -> int:
                 "build_profile",
                 "compiler",
                 "out",
+                "rounds",
+                "budget_ms",
             )
         }
-        saved["rounds"] = mode.rounds
+        saved["rounds"], saved["budget_ms"] = mode.rounds, mode.budget_ms
         db.create_run(run_id, mode.name, saved, envinfo.collect(ROOT, hs), manifest)
     n_real = sum(1 for c in cells if not c.bench.get("baseline"))
     say(f"run {run_id}: {n_real} cells + {len(cells) - n_real} baselines, {mode.rounds} rounds, {mode.name} mode")
@@ -362,6 +367,8 @@ def parser() -> argparse.ArgumentParser:
         default="quick",
         help="quick: 3 rounds x 0.1 s per cell (default); full: 7 rounds x 10 s",
     )
+    s.add_argument("--rounds", type=int, help="fresh processes per cell (overrides the mode's)")
+    s.add_argument("--budget-ms", type=int, help="sampling time per process in ms (overrides the mode's)")
     s.add_argument("--out", default=str(ROOT / "results"), help="where <run-id>/report.md goes")
     s.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder")
     s.add_argument("--seed", type=int, default=DEFAULT_SEED, help="generator seed")
