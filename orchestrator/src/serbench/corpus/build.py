@@ -153,11 +153,22 @@ def write_corpus(dest: Path, seed: int = generator.DEFAULT_SEED, user: list[Data
         "generator_version": generator.GENERATOR_VERSION,
         "hash_version": HASH_VERSION,
         "seed": seed,
+        "code_sha256": code_fingerprint(),
         "compression": {"gzip_level": GZIP_LEVEL, "zstd_level": ZSTD_LEVEL},
         "datasets": entries,
     }
     (dest / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
+
+
+def code_fingerprint() -> str:
+    """sha256 of the code that makes the corpus, so an edited generator never reuses stale files even
+    before anyone bumps generator_version."""
+    here = Path(__file__).parent
+    h = hashlib.sha256()
+    for name in ("generator.py", "typed.py", "formats.py", "build.py"):
+        h.update((here / name).read_bytes())
+    return h.hexdigest()
 
 
 def load_manifest(dest: Path) -> dict | None:
@@ -176,6 +187,7 @@ def ensure_corpus(dest: Path, seed: int, user: list[Dataset]) -> dict:
         and m.get("generator_version") == generator.GENERATOR_VERSION
         and m.get("hash_version") == HASH_VERSION
         and m.get("seed") == seed
+        and m.get("code_sha256") == code_fingerprint()
         and {e["dataset"]: e["hash"] for e in m["datasets"] if e["kind"] == "user"} == want_users
         and all((dest / f["file"]).exists() for e in m["datasets"] for f in e["files"].values())
     ):
