@@ -19,7 +19,7 @@ done
 case $compiler in default) compiler=gcc ;; gcc|clang) ;; *) echo "setup.sh: compiler must be gcc or clang" >&2; exit 2 ;; esac
 case $profile in speed|size) ;; *) echo "setup.sh: profile must be speed or size" >&2; exit 2 ;; esac
 
-# Exact versions `apt-cache policy` shows on Debian 12 (bookworm); recorded in docs/libraries-native.md.
+# Exact versions `apt-cache policy` shows on Debian 12 (bookworm); recorded in docs/libraries.md.
 PKGS="
 rapidjson-dev=1.1.0+dfsg2-7.1
 libmsgpack-dev=4.0.0-3
