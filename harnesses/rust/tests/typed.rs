@@ -116,7 +116,13 @@ fn every_typed_benchmark_round_trips() {
                         .output()
                         .unwrap();
                     let stdout = String::from_utf8_lossy(&out.stdout);
-                    assert_eq!(stdout.trim(), expected, "{id} {test} {fmt} on {schema}");
+                    if fmt == "bson" && schema != "trade" {
+                        // BSON has no uint64: product ids and nested u64 fields above i64::MAX must
+                        // be refused with the reason, never silently changed.
+                        assert!(stdout.contains("cannot fit into BSON"), "{id} {test} {fmt} on {schema}: {stdout}");
+                    } else {
+                        assert_eq!(stdout.trim(), expected, "{id} {test} {fmt} on {schema}");
+                    }
                     checked += 1;
                 }
             }

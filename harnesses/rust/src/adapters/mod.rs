@@ -180,8 +180,20 @@ impl Bench {
 
 pub const JSON: &[&str] = &["json", "json-pretty"];
 /// Wire formats of the typed tests (spec/typed.md).
-pub const TYPED_FORMATS: &[&str] =
-    &["json", "msgpack", "cbor", "bincode", "postcard", "borsh", "speedy", "protobuf", "rkyv", "flatbuffers", "capnp"];
+pub const TYPED_FORMATS: &[&str] = &[
+    "json",
+    "msgpack",
+    "cbor",
+    "bson",
+    "bincode",
+    "postcard",
+    "borsh",
+    "speedy",
+    "protobuf",
+    "rkyv",
+    "flatbuffers",
+    "capnp",
+];
 
 #[path = "baselines.rs"]
 mod baselines;

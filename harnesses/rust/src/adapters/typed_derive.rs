@@ -54,6 +54,14 @@ pub fn benches() -> Vec<Bench> {
             "bincode 2's native Encode/Decode derive (not 3.0.0), config::standard() (varint): encode_to_vec / decode_from_slice",
             bc::typed(),
         ),
+        row(
+            "bson-typed",
+            "bson",
+            &["bson"],
+            "serde derive: serialize_to_vec / deserialize_from_slice of {records: [...]} (BSON needs a document \
+             at the root); BSON has no uint64, so records with a u64 above i64::MAX fail to encode",
+            bs::typed(),
+        ),
         row("postcard", "postcard", &["postcard"], "serde derive: to_allocvec / take_from_bytes", pc::typed()),
         row("borsh", "borsh", &["borsh"], "BorshSerialize/BorshDeserialize derive: borsh::to_vec / from_slice", bo::typed()),
         row(
@@ -64,6 +72,28 @@ pub fn benches() -> Vec<Bench> {
             sp::typed(),
         ),
     ]
+}
+
+mod bs {
+    use serde::{de::DeserializeOwned, Deserialize, Serialize};
+    pub fn typed() -> super::Typed {
+        crate::generic_typed!(enc, dec)
+    }
+    /// BSON's root must be a document, so the record list travels as its one field.
+    #[derive(Serialize)]
+    struct Root<'a, T> {
+        records: &'a T,
+    }
+    #[derive(Deserialize)]
+    struct Owned<T> {
+        records: T,
+    }
+    fn enc<T: Serialize>(v: &T) -> Result<Vec<u8>, String> {
+        bson::serialize_to_vec(&Root { records: v }).map_err(|e| e.to_string())
+    }
+    fn dec<T: DeserializeOwned>(d: &mut [u8]) -> Result<T, String> {
+        bson::deserialize_from_slice::<Owned<T>>(d).map(|o| o.records).map_err(|e| e.to_string())
+    }
 }
 
 mod sj {
