@@ -4,6 +4,7 @@
 
 pub mod adapters;
 pub mod alloc;
+pub mod codesize;
 pub mod hash;
 pub mod measure;
 pub mod model;

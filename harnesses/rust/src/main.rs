@@ -3,7 +3,7 @@
 use serbench_rust::adapters::{self, Bench, Encoder, OneCodec, TypedEncoder};
 use serbench_rust::model::{hash_val, ref_decode, Val};
 use serbench_rust::typed::{self, Records, Schema};
-use serbench_rust::{alloc, hash, measure};
+use serbench_rust::{alloc, codesize, hash, measure};
 use serde_json::{json, Value as J};
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -296,11 +296,12 @@ impl Args {
 
 fn usage(msg: &str) -> i32 {
     eprintln!("serbench-rust: {msg}");
-    eprintln!("usage: serbench-rust list | run --bench ID --test T --format F --file P --expect-hash H --results P [--budget-ms N] [--min-samples N] [--alloc] [--latency] [--no-check] [--output-file P] [--seed N] | verify --bench ID --test T --format F --file P | selftest --vectors DIR");
+    eprintln!("usage: serbench-rust list | run --bench ID --test T --format F --file P --expect-hash H --results P [--budget-ms N] [--min-samples N] [--alloc] [--latency] [--no-check] [--output-file P] [--seed N] | verify --bench ID --test T --format F --file P | selftest --vectors DIR | size-probes");
     EXIT_USAGE
 }
 
 fn cmd_list(benches: &[Bench]) -> i32 {
+    let probes = std::env::current_exe().ok().and_then(|e| codesize::probe_dir(&e));
     let rows: Vec<J> = benches
         .iter()
         .map(|b| {
@@ -311,12 +312,46 @@ fn cmd_list(benches: &[Bench]) -> i32 {
                 tests.iter().map(|t| (t.to_string(), json!(baseline_of(t)))).collect()
             };
             let m: serde_json::Map<String, J> = tests.iter().map(|t| (t.to_string(), json!(measures(t)))).collect();
-            json!({"id": b.id, "library": b.library, "version": version(b.library), "formats": b.formats,
+            let mut row = json!({"id": b.id, "library": b.library, "version": version(b.library), "formats": b.formats,
                    "tests": tests, "baseline_for": baseline_for, "notes": b.notes, "baseline": b.is_baseline(),
-                   "measures": m})
+                   "measures": m});
+            if let (false, Some(dir)) = (b.is_baseline(), &probes) {
+                add_code_size(&mut row, dir, b.library, benches);
+            }
+            row
         })
         .collect();
     println!("{}", json!({"protocol": 1, "harness": "rust", "runtime": runtime(), "benchmarks": rows}));
+    EXIT_OK
+}
+
+/// `code_size_bytes` / `code_size_method` from the library's size probes, when they were built
+/// (`serbench run --code-size`); a probe that cannot be read is said on stderr, never guessed.
+fn add_code_size(row: &mut J, dir: &Path, library: &str, benches: &[Bench]) {
+    match codesize::library_bytes(dir, library) {
+        Some(Ok(bytes)) => {
+            let rows = benches.iter().filter(|x| x.library == library).count();
+            row["code_size_bytes"] = json!(bytes);
+            row["code_size_method"] = json!(codesize::method(library, rows));
+        }
+        Some(Err(e)) => eprintln!("code size of {library}: {e}"),
+        None => {}
+    }
+}
+
+/// `size-probes` (not a protocol command): where the code-size probes of these sources go and
+/// which libraries need one, for the orchestrator that builds them (src/codesize.rs).
+fn cmd_size_probes() -> i32 {
+    let dir = std::env::current_exe().ok().and_then(|e| codesize::probe_dir(&e));
+    let Some(dir) = dir else {
+        eprintln!("cannot tell where this executable lives");
+        return 1;
+    };
+    println!(
+        "{}",
+        json!({"dir": dir, "libraries": adapters::LIBRARIES, "baseline": codesize::BASELINE_PROBE,
+               "env": "SERBENCH_RUST_SIZE_PROBE", "fingerprint": codesize::FINGERPRINT})
+    );
     EXIT_OK
 }
 
@@ -684,6 +719,7 @@ fn main() {
         Some("run") => cmd_run(&benches, &argv[1..]),
         Some("verify") => cmd_verify(&benches, &argv[1..]),
         Some("selftest") => cmd_selftest(&benches, &argv[1..]),
+        Some("size-probes") if argv.len() == 1 => cmd_size_probes(),
         Some("--help") | Some("-h") => {
             usage("help");
             EXIT_OK

@@ -21,6 +21,13 @@ pub fn benches() -> Vec<Bench> {
             incremental: Some(visitor),
             ..Bench::new("ciborium-visitor", "ciborium", &["cbor"])
         },
+        super::typed_row(
+            "ciborium-typed",
+            "ciborium",
+            &["cbor"],
+            "serde derive: ser::into_writer (structs as maps) / de::from_reader(&[u8])",
+            typed::typed(),
+        ),
     ]
 }
 
@@ -81,4 +88,21 @@ fn write(_fmt: &str, v: &Val) -> Result<Encoder, String> {
         ciborium::ser::into_writer(&value, &mut out).map_err(|e| e.to_string())?;
         Ok(out)
     }))
+}
+
+/// Typed records (spec/typed.md): generic `enc` / `dec` over the record types of `typed.rs`,
+/// which carry this crate's derive.
+mod typed {
+    use serde::{de::DeserializeOwned, Serialize};
+    pub fn typed() -> crate::adapters::Typed {
+        crate::generic_typed!(enc, dec)
+    }
+    fn enc<T: Serialize>(v: &T) -> Result<Vec<u8>, String> {
+        let mut out = Vec::new();
+        ciborium::ser::into_writer(v, &mut out).map_err(|e| e.to_string())?;
+        Ok(out)
+    }
+    fn dec<T: DeserializeOwned>(d: &mut [u8]) -> Result<T, String> {
+        ciborium::de::from_reader(&d[..]).map_err(|e| e.to_string())
+    }
 }

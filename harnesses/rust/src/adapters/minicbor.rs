@@ -7,11 +7,20 @@ use minicbor::data::Token;
 use minicbor::decode::Tokenizer;
 
 pub fn benches() -> Vec<Bench> {
-    vec![Bench {
-        notes: "minicbor::decode::Tokenizer over &[u8] (zero-copy tokens) with the streaming hash",
-        incremental: Some(incremental),
-        ..Bench::new("minicbor", "minicbor", &["cbor"])
-    }]
+    vec![
+        Bench {
+            notes: "minicbor::decode::Tokenizer over &[u8] (zero-copy tokens) with the streaming hash",
+            incremental: Some(incremental),
+            ..Bench::new("minicbor", "minicbor", &["cbor"])
+        },
+        super::typed_row(
+            "minicbor-typed",
+            "minicbor",
+            &["cbor"],
+            "minicbor's own derive (#[n(i)] indices, structs as arrays): minicbor::to_vec / decode",
+            typed::typed(),
+        ),
+    ]
 }
 
 /// One open container: items still to read (None: indefinite, closed by Break).
@@ -124,4 +133,18 @@ fn incremental(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
         return Err("trailing bytes after the value".into());
     }
     h.value()
+}
+
+/// Typed records (spec/typed.md): generic `enc` / `dec` over the record types of `typed.rs`,
+/// which carry this crate's derive.
+mod typed {
+    pub fn typed() -> crate::adapters::Typed {
+        crate::generic_typed!(enc, dec)
+    }
+    fn enc<T: minicbor::Encode<()>>(v: &T) -> Result<Vec<u8>, String> {
+        minicbor::to_vec(v).map_err(|e| e.to_string())
+    }
+    fn dec<T: for<'b> minicbor::Decode<'b, ()>>(d: &mut [u8]) -> Result<T, String> {
+        minicbor::decode(d).map_err(|e| e.to_string())
+    }
 }

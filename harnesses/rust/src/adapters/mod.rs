@@ -195,57 +195,104 @@ pub const TYPED_FORMATS: &[&str] = &[
     "capnp",
 ];
 
-#[path = "baselines.rs"]
-mod baselines;
-#[path = "bson.rs"]
-mod bson_adapter;
-#[path = "capnp.rs"]
-mod capnp_adapter;
-#[path = "ciborium.rs"]
-mod ciborium_adapter;
-#[path = "flatbuffers.rs"]
-mod flatbuffers_adapter;
-#[path = "minicbor.rs"]
-mod minicbor_adapter;
-#[path = "prost.rs"]
-mod prost_adapter;
-#[path = "rkyv.rs"]
-mod rkyv_adapter;
-#[path = "rmp.rs"]
-mod rmp_adapter;
-#[path = "rmp_serde.rs"]
-mod rmp_serde_adapter;
-#[path = "rmpv.rs"]
-mod rmpv_adapter;
-#[path = "serde_cbor.rs"]
-mod serde_cbor_adapter;
-#[path = "serde_json.rs"]
-mod serde_json_adapter;
-#[path = "simd_json.rs"]
-mod simd_json_adapter;
-#[path = "sonic_rs.rs"]
-mod sonic_rs_adapter;
-#[path = "typed_derive.rs"]
-mod typed_derive;
+/// A typed row (spec/typed.md) of `library`'s adapter file.
+pub fn typed_row(
+    id: &'static str,
+    library: &'static str,
+    fmt: &'static [&'static str],
+    notes: &'static str,
+    t: Typed,
+) -> Bench {
+    Bench { notes, typed: Some(t), ..Bench::new(id, library, fmt) }
+}
 
-/// Every benchmark, in listing order.
+// --- registration ----------------------------------------------------------------------------
+
+/// The library a code-size probe is built for (docs/libraries.md, "Rust code size"): set at compile
+/// time by the orchestrator, so only that library's adapter is registered and the linker drops
+/// every other library. Unset (every normal build): all libraries.
+const SIZE_PROBE: Option<&str> = option_env!("SERBENCH_RUST_SIZE_PROBE");
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether this build registers `library` (evaluated at compile time, see `SIZE_PROBE`).
+pub const fn registered(library: &str) -> bool {
+    match SIZE_PROBE {
+        None => true,
+        Some(p) => str_eq(p, library),
+    }
+}
+
+/// One line per library: its crate name (as in Cargo.lock and `Bench::library`) and its adapter
+/// file. The macro declares the modules and builds `by_library()` / `LIBRARIES` from one list.
+macro_rules! libraries {
+    ($($lib:literal => $module:ident in $file:literal),* $(,)?) => {
+        $(
+            #[path = $file]
+            mod $module;
+        )*
+
+        /// Every library this harness drives, in listing order.
+        pub const LIBRARIES: &[&str] = &[$($lib),*];
+
+        /// The benchmarks of each registered library (a code-size probe registers one).
+        pub fn by_library() -> Vec<(&'static str, Vec<Bench>)> {
+            let mut v = Vec::new();
+            $(
+                {
+                    // a constant, so a probe build compiles the other libraries out entirely
+                    const ON: bool = registered($lib);
+                    if ON {
+                        v.push(($lib, $module::benches()));
+                    }
+                }
+            )*
+            v
+        }
+    };
+}
+
+mod baselines;
+
+libraries! {
+    "serde_json" => serde_json_adapter in "serde_json.rs",
+    "simd-json" => simd_json_adapter in "simd_json.rs",
+    "sonic-rs" => sonic_rs_adapter in "sonic_rs.rs",
+    "rmpv" => rmpv_adapter in "rmpv.rs",
+    "rmp" => rmp_adapter in "rmp.rs",
+    "rmp-serde" => rmp_serde_adapter in "rmp_serde.rs",
+    "ciborium" => ciborium_adapter in "ciborium.rs",
+    "serde_cbor" => serde_cbor_adapter in "serde_cbor.rs",
+    "minicbor" => minicbor_adapter in "minicbor.rs",
+    "bson" => bson_adapter in "bson.rs",
+    "prost" => prost_adapter in "prost.rs",
+    "bincode" => bincode_adapter in "bincode.rs",
+    "postcard" => postcard_adapter in "postcard.rs",
+    "borsh" => borsh_adapter in "borsh.rs",
+    "speedy" => speedy_adapter in "speedy.rs",
+    "rkyv" => rkyv_adapter in "rkyv.rs",
+    "flatbuffers" => flatbuffers_adapter in "flatbuffers.rs",
+    "capnp" => capnp_adapter in "capnp.rs",
+}
+
+/// Every benchmark, in listing order: the baselines, then each registered library's rows.
 pub fn all() -> Vec<Bench> {
-    let mut v = Vec::new();
-    v.extend(baselines::benches());
-    v.extend(serde_json_adapter::benches());
-    v.extend(simd_json_adapter::benches());
-    v.extend(sonic_rs_adapter::benches());
-    v.extend(rmpv_adapter::benches());
-    v.extend(rmp_adapter::benches());
-    v.extend(rmp_serde_adapter::benches());
-    v.extend(ciborium_adapter::benches());
-    v.extend(serde_cbor_adapter::benches());
-    v.extend(minicbor_adapter::benches());
-    v.extend(bson_adapter::benches());
-    v.extend(prost_adapter::benches());
-    v.extend(typed_derive::benches());
-    v.extend(rkyv_adapter::benches());
-    v.extend(flatbuffers_adapter::benches());
-    v.extend(capnp_adapter::benches());
+    let mut v = baselines::benches();
+    for (_, b) in by_library() {
+        v.extend(b);
+    }
     v
 }

@@ -7,12 +7,21 @@ use crate::model::Val;
 use serde_cbor::Value;
 
 pub fn benches() -> Vec<Bench> {
-    vec![Bench {
-        notes: "unmaintained crate (RUSTSEC-2021-0127); serde_cbor::Value (BTreeMap maps, i128 integers); write uses serde_cbor::to_vec",
-        tree: Some(tree),
-        write: Some(write),
-        ..Bench::new("serde_cbor", "serde_cbor", &["cbor"])
-    }]
+    vec![
+        Bench {
+            notes: "unmaintained crate (RUSTSEC-2021-0127); serde_cbor::Value (BTreeMap maps, i128 integers); write uses serde_cbor::to_vec",
+            tree: Some(tree),
+            write: Some(write),
+            ..Bench::new("serde_cbor", "serde_cbor", &["cbor"])
+        },
+        super::typed_row(
+            "serde_cbor-typed",
+            "serde_cbor",
+            &["cbor"],
+            "unmaintained crate (archived 2021, RUSTSEC-2021-0127); serde derive: to_vec (structs as maps) / from_slice",
+            typed::typed(),
+        ),
+    ]
 }
 
 fn hash_value(v: &Value) -> Result<u64, String> {
@@ -50,4 +59,19 @@ fn tree(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
 fn write(_fmt: &str, v: &Val) -> Result<Encoder, String> {
     let value = serde_cbor::value::to_value(v).map_err(|e| e.to_string())?;
     Ok(Box::new(move || serde_cbor::to_vec(&value).map_err(|e| e.to_string())))
+}
+
+/// Typed records (spec/typed.md): generic `enc` / `dec` over the record types of `typed.rs`,
+/// which carry this crate's derive.
+mod typed {
+    use serde::{de::DeserializeOwned, Serialize};
+    pub fn typed() -> crate::adapters::Typed {
+        crate::generic_typed!(enc, dec)
+    }
+    fn enc<T: Serialize>(v: &T) -> Result<Vec<u8>, String> {
+        serde_cbor::to_vec(v).map_err(|e| e.to_string())
+    }
+    fn dec<T: DeserializeOwned>(d: &mut [u8]) -> Result<T, String> {
+        serde_cbor::from_slice(d).map_err(|e| e.to_string())
+    }
 }

@@ -27,6 +27,7 @@ pub fn benches() -> Vec<Bench> {
             incremental: Some(visitor),
             ..Bench::new("serde_json-visitor", "serde_json", JSON)
         },
+        super::typed_row("serde_json-typed", "serde_json", &["json"], "serde derive: to_vec / from_slice", typed::typed()),
     ]
 }
 
@@ -202,4 +203,19 @@ fn hash_bval(v: &BVal) -> u64 {
 fn tree_borrowed(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
     let v: BVal = serde_json::from_slice(data).map_err(err)?;
     Ok(hash_bval(&v))
+}
+
+/// Typed records (spec/typed.md): generic `enc` / `dec` over the record types of `typed.rs`,
+/// which carry this crate's derive.
+mod typed {
+    use serde::{de::DeserializeOwned, Serialize};
+    pub fn typed() -> crate::adapters::Typed {
+        crate::generic_typed!(enc, dec)
+    }
+    fn enc<T: Serialize>(v: &T) -> Result<Vec<u8>, String> {
+        serde_json::to_vec(v).map_err(|e| e.to_string())
+    }
+    fn dec<T: DeserializeOwned>(d: &mut [u8]) -> Result<T, String> {
+        serde_json::from_slice(d).map_err(|e| e.to_string())
+    }
 }

@@ -25,6 +25,13 @@ pub fn benches() -> Vec<Bench> {
             incremental: Some(tape),
             ..Bench::new("simd-json-tape", "simd-json", JSON)
         },
+        super::typed_row(
+            "simd-json-typed",
+            "simd-json",
+            &["json"],
+            "serde derive: simd_json::serde::to_vec / from_slice (in-situ on the copy)",
+            typed::typed(),
+        ),
     ]
 }
 
@@ -138,4 +145,19 @@ fn write(fmt: &str, v: &Val) -> Result<Encoder, String> {
     } else {
         Box::new(move || Ok(value.encode().into_bytes()))
     })
+}
+
+/// Typed records (spec/typed.md): generic `enc` / `dec` over the record types of `typed.rs`,
+/// which carry this crate's derive.
+mod typed {
+    use serde::{de::DeserializeOwned, Serialize};
+    pub fn typed() -> crate::adapters::Typed {
+        crate::generic_typed!(enc, dec)
+    }
+    fn enc<T: Serialize>(v: &T) -> Result<Vec<u8>, String> {
+        simd_json::serde::to_vec(v).map_err(|e| e.to_string())
+    }
+    fn dec<T: DeserializeOwned>(d: &mut [u8]) -> Result<T, String> {
+        simd_json::serde::from_slice(d).map_err(|e| e.to_string())
+    }
 }

@@ -6,12 +6,15 @@ use crate::model::Val;
 use sonic_rs::{JsonNumberTrait, Value, ValueRef};
 
 pub fn benches() -> Vec<Bench> {
-    vec![Bench {
-        notes: "sonic_rs::Value (parse from &[u8]); write uses sonic_rs::to_vec / to_vec_pretty",
-        tree: Some(tree),
-        write: Some(write),
-        ..Bench::new("sonic-rs", "sonic-rs", JSON)
-    }]
+    vec![
+        Bench {
+            notes: "sonic_rs::Value (parse from &[u8]); write uses sonic_rs::to_vec / to_vec_pretty",
+            tree: Some(tree),
+            write: Some(write),
+            ..Bench::new("sonic-rs", "sonic-rs", JSON)
+        },
+        super::typed_row("sonic-rs-typed", "sonic-rs", &["json"], "serde derive: sonic_rs::to_vec / from_slice", typed::typed()),
+    ]
 }
 
 fn err(e: sonic_rs::Error) -> String {
@@ -77,5 +80,20 @@ mod tests {
         assert!(f.is_sign_positive(), "sonic-rs now keeps -0.0: drop the known deviation");
         let direct: f64 = sonic_rs::from_str("-0.0").unwrap();
         eprintln!("sonic_rs::from_str::<f64>(\"-0.0\") sign negative: {}", direct.is_sign_negative());
+    }
+}
+
+/// Typed records (spec/typed.md): generic `enc` / `dec` over the record types of `typed.rs`,
+/// which carry this crate's derive.
+mod typed {
+    use serde::{de::DeserializeOwned, Serialize};
+    pub fn typed() -> crate::adapters::Typed {
+        crate::generic_typed!(enc, dec)
+    }
+    fn enc<T: Serialize>(v: &T) -> Result<Vec<u8>, String> {
+        sonic_rs::to_vec(v).map_err(|e| e.to_string())
+    }
+    fn dec<T: DeserializeOwned>(d: &mut [u8]) -> Result<T, String> {
+        sonic_rs::from_slice(d).map_err(|e| e.to_string())
     }
 }

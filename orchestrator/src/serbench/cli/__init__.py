@@ -95,7 +95,12 @@ def cmd_run(args) -> int:
     mode = runner.MODES[args.mode]
     # Explicit --rounds / --budget-ms refine the mode's preset (saved with the run for --resume).
     mode = dataclasses.replace(mode, rounds=args.rounds or mode.rounds, budget_ms=args.budget_ms or mode.budget_ms)
-    options = BuildOptions(profile=args.build_profile, compiler=args.compiler, verbose=args.verbose)
+    options = BuildOptions(
+        profile=args.build_profile,
+        compiler=args.compiler,
+        verbose=args.verbose,
+        code_size=args.code_size or mode.name == "full",
+    )
     hs = _usable_harnesses(args, options)
     _build(hs)
     user = [corpus.load_user_file(Path(p)) for p in args.data]
@@ -130,6 +135,7 @@ def cmd_run(args) -> int:
                 "corpus",
                 "build_profile",
                 "compiler",
+                "code_size",
                 "out",
                 "rounds",
                 "budget_ms",
@@ -380,7 +386,18 @@ def parser() -> argparse.ArgumentParser:
         metavar="RUN_ID",
         help="finish an interrupted run (default: the latest unfinished one)",
     )
-    s.add_argument("--build-profile", choices=("speed", "size"), default="speed", help="native/Rust build profile")
+    s.add_argument(
+        "--build-profile",
+        choices=("speed", "size"),
+        default="speed",
+        help="native build profile: speed (-O3 -flto) or size (-Os); Rust always builds release with fat LTO",
+    )
+    s.add_argument(
+        "--code-size",
+        action="store_true",
+        help="also build what per-library code size needs where it takes extra builds "
+        "(Rust: one probe per crate, ~5 min the first time); always on in --mode full",
+    )
     s.add_argument("--compiler", choices=("default", "gcc", "clang"), default="default", help="native compiler")
     s.set_defaults(fn=cmd_run)
 

@@ -23,6 +23,8 @@ class BuildOptions:
     profile: str = "speed"  # speed | size   (native: -O3 -flto | -Os)
     compiler: str = "default"  # default | gcc | clang   (native only)
     verbose: bool = False
+    #: also build what per-library code size needs where that takes extra builds (Rust's probes)
+    code_size: bool = False
     extra: dict = field(default_factory=dict)
 
 
