@@ -157,3 +157,55 @@ def test_compare_says_not_significant_when_three_rounds_cannot_be(tmp_path):
     text = render(rows, geo, "run-a", "run-b", (3, 3))
     _snapshot("compare.md", text)
     assert "smallest possible p is 0.100" in text
+
+
+def test_typed_section_puts_serialize_deserialize_size_and_code_size_on_one_row(tmp_path):
+    store = Store(tmp_path / "s.db")
+    manifest = {
+        "datasets": [
+            {
+                "dataset": "trade",
+                "kind": "typed",
+                "schema": "trade",
+                "records": 10,
+                "payload_bytes": 400,
+                "stats": {},
+                "files": {},
+            }
+        ]
+    }
+    store.create_run("t", "quick", {"rounds": 3}, ENV, manifest)
+
+    def cell(bench, test, per_iter_ns, baseline=None, code=None, output=None):
+        cid = store.add_cell(
+            "t",
+            {
+                "harness": "rust",
+                "bench": bench,
+                "test": test,
+                "dataset": "trade",
+                "format": "bincode",
+                "library": bench,
+                "version": "2.0",
+                "notes": "",
+                "is_baseline": int(baseline is None),
+                "baseline_bench": baseline,
+                "code_size_bytes": code,
+            },
+        )
+        for rnd in range(3):
+            samples = [{"iterations": 10, "wall_ns": int(10 * per_iter_ns), "cpu_ns": None}] * 4
+            store.record_round(cid, rnd, "ok", None, 0.1, samples, output=output if rnd == 0 else None)
+
+    cell("hash-data-typed", "typed-encode", 100)
+    cell("hash-typed", "typed-decode", 200)
+    cell("codec", "typed-encode", 1100, baseline="hash-data-typed", code=52_000, output=b"\x01" * 600)
+    cell("codec", "typed-decode", 2200, baseline="hash-typed", code=52_000)
+    runner.finalize(store, "t", 200, 1)
+    text = markdown.render(store.run("t"), store.cells("t"))
+    header = next(line for line in text.splitlines() if line.startswith("| Library (version) | Benchmark"))
+    assert header.endswith("| Allocs/op (ser / de) | Code size |")
+    row = next(line for line in text.splitlines() if line.startswith("| codec (2.0)"))
+    # net serialize 1 µs, net deserialize 2 µs, no access, 600 B = 1.5× the 400 B payload, 52 KB of code
+    assert row.startswith("| codec (2.0) | codec | bincode | 1 µs | 2 µs | – | 600 | 1.50× |")
+    assert row.endswith("| 52 KB |")

@@ -55,7 +55,7 @@ def _row(c, show_lang: bool, show_code: bool) -> list[str]:
     return row
 
 
-def _typed_section(entry: dict, cells: list, show_lang: bool) -> list[str]:
+def _typed_section(entry: dict, cells: list, show_lang: bool, show_code: bool) -> list[str]:
     """One row per (benchmark, wire format): serialize, deserialize and access side by side, with the
     encoded size against the theoretical payload (spec/typed.md)."""
     payload = entry.get("payload_bytes")
@@ -79,7 +79,7 @@ def _typed_section(entry: dict, cells: list, show_lang: bool) -> list[str]:
         "vs payload",
         "zstd",
         "Allocs/op (ser / de)",
-    ]
+    ] + (["Code size"] if show_code else [])
     if show_lang:
         header.insert(0, "Lang")
     table = []
@@ -103,6 +103,8 @@ def _typed_section(entry: dict, cells: list, show_lang: bool) -> list[str]:
             fmt_count(enc["output_zstd_bytes"]) if enc else "–",
             f"{fmt_count(enc['allocs_per_op'] if enc else None)} / {fmt_count(dec['allocs_per_op'] if dec else None)}",
         ]
+        if show_code:
+            row.append(fmt_bytes(any_c["code_size_bytes"]))
         if show_lang:
             row.insert(0, harness)
         table.append(row)
@@ -186,7 +188,7 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
             continue
         out += ["", f"## {ds}", ""]
         if entry["kind"] == "typed":
-            out += _typed_section(entry, in_ds, show_lang)
+            out += _typed_section(entry, in_ds, show_lang, show_code)
             continue
         for test, title in TEST_TITLES:
             rows = sorted((c for c in in_ds if c["test"] == test), key=_time)
