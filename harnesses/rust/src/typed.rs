@@ -224,7 +224,11 @@ impl<V: TypedHash> TypedHash for BTreeMap<String, V> {
 impl TypedHash for Side {
     #[inline]
     fn thash(&self) -> u64 {
-        hash::hash_str(self.name())
+        // enums hash as their names (spec/typed.md), hashed at compile time as field names are
+        match self {
+            Side::Buy => crate::key!("Buy"),
+            Side::Sell => crate::key!("Sell"),
+        }
     }
 }
 
@@ -233,7 +237,7 @@ impl TypedHash for Side {
 macro_rules! struct_hash {
     ($s:expr; $($f:ident),* $(,)?) => {{
         let mut m = $crate::hash::MapAcc::new();
-        $( m.push($crate::hash::hash_str(stringify!($f)), $crate::typed::TypedHash::thash(&$s.$f)); )*
+        $( m.push($crate::key!(stringify!($f)), $crate::typed::TypedHash::thash(&$s.$f)); )*
         m.finish()
     }};
 }

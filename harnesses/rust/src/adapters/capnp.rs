@@ -145,33 +145,36 @@ fn text_list(l: R<capnp::text_list::Reader>) -> R<u64> {
     Ok(a.finish())
 }
 
-fn field(m: &mut MapAcc, name: &str, h: u64) {
-    m.push(hash_str(name), h);
+/// One field of a walk, its name hashed at compile time (`hash::key_hash`).
+macro_rules! field {
+    ($m:expr, $name:literal, $h:expr) => {
+        $m.push(crate::key!($name), $h)
+    };
 }
 
 fn hash_product(p: cp::product::Reader) -> R<u64> {
     let mut m = MapAcc::new();
-    field(&mut m, "id", p.get_id().thash());
-    field(&mut m, "name", text(p.get_name())?);
-    field(&mut m, "price", p.get_price().thash());
-    field(&mut m, "in_stock", p.get_in_stock().thash());
-    field(&mut m, "tags", text_list(p.get_tags())?);
+    field!(m, "id", p.get_id().thash());
+    field!(m, "name", text(p.get_name())?);
+    field!(m, "price", p.get_price().thash());
+    field!(m, "in_stock", p.get_in_stock().thash());
+    field!(m, "tags", text_list(p.get_tags())?);
     Ok(m.finish())
 }
 
 fn hash_trade(r: cp::trade::Reader) -> R<u64> {
     let side = match r.get_side() {
-        Ok(cp::Side::Buy) => hash_str("Buy"),
-        Ok(cp::Side::Sell) => hash_str("Sell"),
+        Ok(cp::Side::Buy) => crate::key!("Buy"),
+        Ok(cp::Side::Sell) => crate::key!("Sell"),
         Err(capnp::NotInSchema(n)) => hash::hash_u64(n as u64),
     };
     let mut m = MapAcc::new();
-    field(&mut m, "price", r.get_price().thash());
-    field(&mut m, "flag", r.get_flag().thash());
-    field(&mut m, "text", text(r.get_text())?);
-    field(&mut m, "side", side);
-    field(&mut m, "small_int", r.get_small_int().thash());
-    field(&mut m, "long_int", r.get_long_int().thash());
+    field!(m, "price", r.get_price().thash());
+    field!(m, "flag", r.get_flag().thash());
+    field!(m, "text", text(r.get_text())?);
+    field!(m, "side", side);
+    field!(m, "small_int", r.get_small_int().thash());
+    field!(m, "long_int", r.get_long_int().thash());
     Ok(m.finish())
 }
 
@@ -183,45 +186,45 @@ fn hash_nested(n: cp::nested::Reader) -> R<u64> {
     let inner = n.get_inner()?;
     let p = inner.get_point()?;
     let mut point = MapAcc::new();
-    field(&mut point, "x", p.get_x().thash());
-    field(&mut point, "y", p.get_y().thash());
-    field(&mut point, "z", p.get_z().thash());
+    field!(point, "x", p.get_x().thash());
+    field!(point, "y", p.get_y().thash());
+    field!(point, "z", p.get_z().thash());
     let mut im = MapAcc::new();
-    field(&mut im, "label", text(inner.get_label())?);
-    field(&mut im, "point", point.finish());
+    field!(im, "label", text(inner.get_label())?);
+    field!(im, "point", point.finish());
     let mut children = hash::ArrayAcc::new();
     for c in n.get_children()?.iter() {
         children.push(hash_nested(c)?);
     }
     let mut m = MapAcc::new();
-    field(&mut m, "u8", n.get_u8().thash());
-    field(&mut m, "u16", n.get_u16().thash());
-    field(&mut m, "u32", n.get_u32().thash());
-    field(&mut m, "u64", n.get_u64().thash());
-    field(&mut m, "i8", n.get_i8().thash());
-    field(&mut m, "i16", n.get_i16().thash());
-    field(&mut m, "i32", n.get_i32().thash());
-    field(&mut m, "i64", n.get_i64().thash());
-    field(&mut m, "f32", n.get_f32().thash());
-    field(&mut m, "f64", n.get_f64().thash());
-    field(&mut m, "flag", n.get_flag().thash());
-    field(&mut m, "name", text(n.get_name())?);
-    field(&mut m, "u8s", list(n.get_u8s())?);
-    field(&mut m, "u16s", list(n.get_u16s())?);
-    field(&mut m, "u32s", list(n.get_u32s())?);
-    field(&mut m, "u64s", list(n.get_u64s())?);
-    field(&mut m, "i8s", list(n.get_i8s())?);
-    field(&mut m, "i16s", list(n.get_i16s())?);
-    field(&mut m, "i32s", list(n.get_i32s())?);
-    field(&mut m, "i64s", list(n.get_i64s())?);
-    field(&mut m, "f32s", list(n.get_f32s())?);
-    field(&mut m, "f64s", list(n.get_f64s())?);
-    field(&mut m, "flags", list(n.get_flags())?);
-    field(&mut m, "names", text_list(n.get_names())?);
-    field(&mut m, "counts", counts.finish());
-    field(&mut m, "note", if n.has_note() { text(n.get_note())? } else { hash::NULL_HASH });
-    field(&mut m, "inner", im.finish());
-    field(&mut m, "children", children.finish());
+    field!(m, "u8", n.get_u8().thash());
+    field!(m, "u16", n.get_u16().thash());
+    field!(m, "u32", n.get_u32().thash());
+    field!(m, "u64", n.get_u64().thash());
+    field!(m, "i8", n.get_i8().thash());
+    field!(m, "i16", n.get_i16().thash());
+    field!(m, "i32", n.get_i32().thash());
+    field!(m, "i64", n.get_i64().thash());
+    field!(m, "f32", n.get_f32().thash());
+    field!(m, "f64", n.get_f64().thash());
+    field!(m, "flag", n.get_flag().thash());
+    field!(m, "name", text(n.get_name())?);
+    field!(m, "u8s", list(n.get_u8s())?);
+    field!(m, "u16s", list(n.get_u16s())?);
+    field!(m, "u32s", list(n.get_u32s())?);
+    field!(m, "u64s", list(n.get_u64s())?);
+    field!(m, "i8s", list(n.get_i8s())?);
+    field!(m, "i16s", list(n.get_i16s())?);
+    field!(m, "i32s", list(n.get_i32s())?);
+    field!(m, "i64s", list(n.get_i64s())?);
+    field!(m, "f32s", list(n.get_f32s())?);
+    field!(m, "f64s", list(n.get_f64s())?);
+    field!(m, "flags", list(n.get_flags())?);
+    field!(m, "names", text_list(n.get_names())?);
+    field!(m, "counts", counts.finish());
+    field!(m, "note", if n.has_note() { text(n.get_note())? } else { hash::NULL_HASH });
+    field!(m, "inner", im.finish());
+    field!(m, "children", children.finish());
     Ok(m.finish())
 }
 

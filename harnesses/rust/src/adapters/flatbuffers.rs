@@ -170,33 +170,36 @@ fn str_list<'a>(v: Option<Vector<'a, ForwardsUOffset<&'a str>>>) -> u64 {
     hash_array(v.into_iter().flat_map(|v| v.iter()).map(hash_str))
 }
 
-fn field(m: &mut MapAcc, name: &str, h: u64) {
-    m.push(hash_str(name), h);
+/// One field of a walk, its name hashed at compile time (`hash::key_hash`).
+macro_rules! field {
+    ($m:expr, $name:literal, $h:expr) => {
+        $m.push(crate::key!($name), $h)
+    };
 }
 
 fn hash_product(p: &fb::Product) -> u64 {
     let mut m = MapAcc::new();
-    field(&mut m, "id", p.id().thash());
-    field(&mut m, "name", hash_str(p.name().unwrap_or_default()));
-    field(&mut m, "price", p.price().thash());
-    field(&mut m, "in_stock", p.in_stock().thash());
-    field(&mut m, "tags", str_list(p.tags()));
+    field!(m, "id", p.id().thash());
+    field!(m, "name", hash_str(p.name().unwrap_or_default()));
+    field!(m, "price", p.price().thash());
+    field!(m, "in_stock", p.in_stock().thash());
+    field!(m, "tags", str_list(p.tags()));
     m.finish()
 }
 
 fn hash_trade(r: &fb::Trade) -> u64 {
     let side = match r.side() {
-        fb::Side::Buy => hash_str("Buy"),
-        fb::Side::Sell => hash_str("Sell"),
+        fb::Side::Buy => crate::key!("Buy"),
+        fb::Side::Sell => crate::key!("Sell"),
         other => hash::hash_i64(other.0 as i64),
     };
     let mut m = MapAcc::new();
-    field(&mut m, "price", r.price().thash());
-    field(&mut m, "flag", r.flag().thash());
-    field(&mut m, "text", hash_str(r.text().unwrap_or_default()));
-    field(&mut m, "side", side);
-    field(&mut m, "small_int", r.small_int().thash());
-    field(&mut m, "long_int", r.long_int().thash());
+    field!(m, "price", r.price().thash());
+    field!(m, "flag", r.flag().thash());
+    field!(m, "text", hash_str(r.text().unwrap_or_default()));
+    field!(m, "side", side);
+    field!(m, "small_int", r.small_int().thash());
+    field!(m, "long_int", r.long_int().thash());
     m.finish()
 }
 
@@ -204,14 +207,14 @@ fn hash_inner(i: Option<fb::Inner>) -> u64 {
     let Some(i) = i else { return hash::NULL_HASH };
     let point = i.point().map_or(hash::NULL_HASH, |p| {
         let mut m = MapAcc::new();
-        field(&mut m, "x", p.x().thash());
-        field(&mut m, "y", p.y().thash());
-        field(&mut m, "z", p.z().thash());
+        field!(m, "x", p.x().thash());
+        field!(m, "y", p.y().thash());
+        field!(m, "z", p.z().thash());
         m.finish()
     });
     let mut m = MapAcc::new();
-    field(&mut m, "label", hash_str(i.label().unwrap_or_default()));
-    field(&mut m, "point", point);
+    field!(m, "label", hash_str(i.label().unwrap_or_default()));
+    field!(m, "point", point);
     m.finish()
 }
 
@@ -221,34 +224,34 @@ fn hash_nested(n: &fb::Nested) -> u64 {
         counts.push(hash_str(c.key().unwrap_or_default()), c.value().thash());
     }
     let mut m = MapAcc::new();
-    field(&mut m, "u8", n.u8_().thash());
-    field(&mut m, "u16", n.u16_().thash());
-    field(&mut m, "u32", n.u32_().thash());
-    field(&mut m, "u64", n.u64_().thash());
-    field(&mut m, "i8", n.i8_().thash());
-    field(&mut m, "i16", n.i16_().thash());
-    field(&mut m, "i32", n.i32_().thash());
-    field(&mut m, "i64", n.i64_().thash());
-    field(&mut m, "f32", n.f32_().thash());
-    field(&mut m, "f64", n.f64_().thash());
-    field(&mut m, "flag", n.flag().thash());
-    field(&mut m, "name", hash_str(n.name().unwrap_or_default()));
-    field(&mut m, "u8s", n.u8s().unwrap_or_default().thash());
-    field(&mut m, "u16s", list(n.u16s()));
-    field(&mut m, "u32s", list(n.u32s()));
-    field(&mut m, "u64s", list(n.u64s()));
-    field(&mut m, "i8s", n.i8s().unwrap_or_default().thash());
-    field(&mut m, "i16s", list(n.i16s()));
-    field(&mut m, "i32s", list(n.i32s()));
-    field(&mut m, "i64s", list(n.i64s()));
-    field(&mut m, "f32s", list(n.f32s()));
-    field(&mut m, "f64s", list(n.f64s()));
-    field(&mut m, "flags", n.flags().unwrap_or_default().thash());
-    field(&mut m, "names", str_list(n.names()));
-    field(&mut m, "counts", counts.finish());
-    field(&mut m, "note", n.note().map_or(hash::NULL_HASH, hash_str));
-    field(&mut m, "inner", hash_inner(n.inner()));
-    field(&mut m, "children", hash_array(n.children().into_iter().flat_map(|v| v.iter()).map(|c| hash_nested(&c))));
+    field!(m, "u8", n.u8_().thash());
+    field!(m, "u16", n.u16_().thash());
+    field!(m, "u32", n.u32_().thash());
+    field!(m, "u64", n.u64_().thash());
+    field!(m, "i8", n.i8_().thash());
+    field!(m, "i16", n.i16_().thash());
+    field!(m, "i32", n.i32_().thash());
+    field!(m, "i64", n.i64_().thash());
+    field!(m, "f32", n.f32_().thash());
+    field!(m, "f64", n.f64_().thash());
+    field!(m, "flag", n.flag().thash());
+    field!(m, "name", hash_str(n.name().unwrap_or_default()));
+    field!(m, "u8s", n.u8s().unwrap_or_default().thash());
+    field!(m, "u16s", list(n.u16s()));
+    field!(m, "u32s", list(n.u32s()));
+    field!(m, "u64s", list(n.u64s()));
+    field!(m, "i8s", n.i8s().unwrap_or_default().thash());
+    field!(m, "i16s", list(n.i16s()));
+    field!(m, "i32s", list(n.i32s()));
+    field!(m, "i64s", list(n.i64s()));
+    field!(m, "f32s", list(n.f32s()));
+    field!(m, "f64s", list(n.f64s()));
+    field!(m, "flags", n.flags().unwrap_or_default().thash());
+    field!(m, "names", str_list(n.names()));
+    field!(m, "counts", counts.finish());
+    field!(m, "note", n.note().map_or(hash::NULL_HASH, hash_str));
+    field!(m, "inner", hash_inner(n.inner()));
+    field!(m, "children", hash_array(n.children().into_iter().flat_map(|v| v.iter()).map(|c| hash_nested(&c))));
     m.finish()
 }
 

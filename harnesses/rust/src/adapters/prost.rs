@@ -293,28 +293,23 @@ struct SideField(i32);
 impl TypedHash for SideField {
     fn thash(&self) -> u64 {
         match Side::try_from(self.0) {
-            Ok(Side::Buy) => crate::hash::hash_str("Buy"),
-            Ok(Side::Sell) => crate::hash::hash_str("Sell"),
+            Ok(Side::Buy) => crate::key!("Buy"),
+            Ok(Side::Sell) => crate::key!("Sell"),
             Err(_) => crate::hash::hash_i64(self.0 as i64),
         }
     }
 }
 
 impl TypedHash for Trade {
+    /// `struct_hash!` written out: its `self.side` is an i32 here.
     fn thash(&self) -> u64 {
-        let side = SideField(self.side);
-        let r = (self, &side);
         let mut m = crate::hash::MapAcc::new();
-        for (name, h) in [
-            ("price", r.0.price.thash()),
-            ("flag", r.0.flag.thash()),
-            ("text", r.0.text.thash()),
-            ("side", r.1.thash()),
-            ("small_int", r.0.small_int.thash()),
-            ("long_int", r.0.long_int.thash()),
-        ] {
-            m.push(crate::hash::hash_str(name), h);
-        }
+        m.push(crate::key!("price"), self.price.thash());
+        m.push(crate::key!("flag"), self.flag.thash());
+        m.push(crate::key!("text"), self.text.thash());
+        m.push(crate::key!("side"), SideField(self.side).thash());
+        m.push(crate::key!("small_int"), self.small_int.thash());
+        m.push(crate::key!("long_int"), self.long_int.thash());
         m.finish()
     }
 }

@@ -140,10 +140,10 @@ impl<V: TypedHash> TypedHash for rkyv::collections::btree_map::ArchivedBTreeMap<
 impl TypedHash for ArchivedSide {
     #[inline]
     fn thash(&self) -> u64 {
-        crate::hash::hash_str(match self {
-            ArchivedSide::Buy => "Buy",
-            ArchivedSide::Sell => "Sell",
-        })
+        match self {
+            ArchivedSide::Buy => crate::key!("Buy"),
+            ArchivedSide::Sell => crate::key!("Sell"),
+        }
     }
 }
 

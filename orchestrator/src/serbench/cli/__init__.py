@@ -396,7 +396,7 @@ def parser() -> argparse.ArgumentParser:
         "--code-size",
         action="store_true",
         help="also build what per-library code size needs where it takes extra builds "
-        "(Rust: one probe per crate, ~5 min the first time); always on in --mode full",
+        "(Rust: one probe per crate, ~9 min the first time); always on in --mode full",
     )
     s.add_argument("--compiler", choices=("default", "gcc", "clang"), default="default", help="native compiler")
     s.set_defaults(fn=cmd_run)

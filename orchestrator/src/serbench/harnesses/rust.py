@@ -40,7 +40,7 @@ class RustHarness(Harness):
     def _build_size_probes(self) -> None:
         """One probe executable per library and one with none (harnesses/rust/src/codesize.rs).
 
-        Each is a cargo build with SERBENCH_RUST_SIZE_PROBE naming the library (about 15 s each
+        Each is a cargo build with SERBENCH_RUST_SIZE_PROBE naming the library (about 20 s each
         here, after a first build of the dependencies in the `codesize` profile). They are kept
         under a folder named by the source fingerprint, so they are built once per source state;
         each is copied into place under a temporary name and renamed, so an interrupted build never
@@ -55,7 +55,8 @@ class RustHarness(Harness):
         todo = [(name, lib) for name, lib in wanted if not (folder / name).exists()]
         if not todo:
             return
-        print(f"rust: building {len(todo)} code-size probes (about 15 s each)...", file=sys.stderr)
+        first = ", the first after a 2-3 min build of the dependencies" if len(todo) == len(wanted) else ""
+        print(f"rust: building {len(todo)} code-size probes (about 20 s each{first})...", file=sys.stderr)
         folder.mkdir(parents=True, exist_ok=True)
         built = self.dir / "target" / "codesize" / "serbench-rust-size-probe"
         argv = ["cargo", "build", "--profile", "codesize", "--locked", "--features", "size-probe"]
