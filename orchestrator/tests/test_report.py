@@ -209,3 +209,15 @@ def test_typed_section_puts_serialize_deserialize_size_and_code_size_on_one_row(
     # net serialize 1 µs, net deserialize 2 µs, no access, 600 B = 1.5× the 400 B payload, 52 KB of code
     assert row.startswith("| codec (2.0) | codec | bincode | 1 µs | 2 µs | – | 600 | 1.50× |")
     assert row.endswith("| 52 KB |")
+
+
+def test_summary_counts_failures_as_the_report_does_with_baselines_apart(tmp_path):
+    store = Store(tmp_path / "s.db")
+    make_run(store, "run-a")
+    assert markdown.summary(store.run("run-a"), store.cells("run-a")).endswith(
+        "1 cells incorrect or failed: see the report"
+    )
+    store.db.execute("UPDATE cells SET status='failed' WHERE bench='null'")
+    assert markdown.summary(store.run("run-a"), store.cells("run-a")).endswith(
+        "1 cells incorrect or failed (and 1 baseline cells): see the report"
+    )

@@ -254,7 +254,10 @@ def summary(run: sqlite3.Row, cells: list[sqlite3.Row], top: int = 3) -> str:
             if rows:
                 best = ", ".join(f"{c['harness']}/{c['bench']} ({c['format']}) {fmt_ns(_time(c))}" for c in rows)
                 lines.append(f"{ds:<13} {title:<12} {best}")
-    bad = sum(1 for c in cells if c["status"] in ("incorrect", "failed"))
+    # counted as the report's "Cells:" line counts them (baselines apart), so the two agree
+    bad = [c for c in cells if c["status"] in ("incorrect", "failed")]
+    n_base = sum(1 for c in bad if c["is_baseline"])
     if bad:
-        lines.append(f"{bad} cells incorrect or failed: see the report")
+        also = f" (and {n_base} baseline cells)" if n_base else ""
+        lines.append(f"{len(bad) - n_base} cells incorrect or failed{also}: see the report")
     return "\n".join(lines)
