@@ -145,20 +145,14 @@ fn text_list(l: R<capnp::text_list::Reader>) -> R<u64> {
     Ok(a.finish())
 }
 
-/// One field of a walk, its name hashed at compile time (`hash::key_hash`).
-macro_rules! field {
-    ($m:expr, $name:literal, $h:expr) => {
-        $m.push(crate::key!($name), $h)
-    };
-}
 
 fn hash_product(p: cp::product::Reader) -> R<u64> {
     let mut m = MapAcc::new();
-    field!(m, "id", p.get_id().thash());
-    field!(m, "name", text(p.get_name())?);
-    field!(m, "price", p.get_price().thash());
-    field!(m, "in_stock", p.get_in_stock().thash());
-    field!(m, "tags", text_list(p.get_tags())?);
+    m.push(crate::key!("id"), p.get_id().thash());
+    m.push(crate::key!("name"), text(p.get_name())?);
+    m.push(crate::key!("price"), p.get_price().thash());
+    m.push(crate::key!("in_stock"), p.get_in_stock().thash());
+    m.push(crate::key!("tags"), text_list(p.get_tags())?);
     Ok(m.finish())
 }
 
@@ -169,12 +163,12 @@ fn hash_trade(r: cp::trade::Reader) -> R<u64> {
         Err(capnp::NotInSchema(n)) => hash::hash_u64(n as u64),
     };
     let mut m = MapAcc::new();
-    field!(m, "price", r.get_price().thash());
-    field!(m, "flag", r.get_flag().thash());
-    field!(m, "text", text(r.get_text())?);
-    field!(m, "side", side);
-    field!(m, "small_int", r.get_small_int().thash());
-    field!(m, "long_int", r.get_long_int().thash());
+    m.push(crate::key!("price"), r.get_price().thash());
+    m.push(crate::key!("flag"), r.get_flag().thash());
+    m.push(crate::key!("text"), text(r.get_text())?);
+    m.push(crate::key!("side"), side);
+    m.push(crate::key!("small_int"), r.get_small_int().thash());
+    m.push(crate::key!("long_int"), r.get_long_int().thash());
     Ok(m.finish())
 }
 
@@ -186,45 +180,45 @@ fn hash_nested(n: cp::nested::Reader) -> R<u64> {
     let inner = n.get_inner()?;
     let p = inner.get_point()?;
     let mut point = MapAcc::new();
-    field!(point, "x", p.get_x().thash());
-    field!(point, "y", p.get_y().thash());
-    field!(point, "z", p.get_z().thash());
+    point.push(crate::key!("x"), p.get_x().thash());
+    point.push(crate::key!("y"), p.get_y().thash());
+    point.push(crate::key!("z"), p.get_z().thash());
     let mut im = MapAcc::new();
-    field!(im, "label", text(inner.get_label())?);
-    field!(im, "point", point.finish());
+    im.push(crate::key!("label"), text(inner.get_label())?);
+    im.push(crate::key!("point"), point.finish());
     let mut children = hash::ArrayAcc::new();
     for c in n.get_children()?.iter() {
         children.push(hash_nested(c)?);
     }
     let mut m = MapAcc::new();
-    field!(m, "u8", n.get_u8().thash());
-    field!(m, "u16", n.get_u16().thash());
-    field!(m, "u32", n.get_u32().thash());
-    field!(m, "u64", n.get_u64().thash());
-    field!(m, "i8", n.get_i8().thash());
-    field!(m, "i16", n.get_i16().thash());
-    field!(m, "i32", n.get_i32().thash());
-    field!(m, "i64", n.get_i64().thash());
-    field!(m, "f32", n.get_f32().thash());
-    field!(m, "f64", n.get_f64().thash());
-    field!(m, "flag", n.get_flag().thash());
-    field!(m, "name", text(n.get_name())?);
-    field!(m, "u8s", list(n.get_u8s())?);
-    field!(m, "u16s", list(n.get_u16s())?);
-    field!(m, "u32s", list(n.get_u32s())?);
-    field!(m, "u64s", list(n.get_u64s())?);
-    field!(m, "i8s", list(n.get_i8s())?);
-    field!(m, "i16s", list(n.get_i16s())?);
-    field!(m, "i32s", list(n.get_i32s())?);
-    field!(m, "i64s", list(n.get_i64s())?);
-    field!(m, "f32s", list(n.get_f32s())?);
-    field!(m, "f64s", list(n.get_f64s())?);
-    field!(m, "flags", list(n.get_flags())?);
-    field!(m, "names", text_list(n.get_names())?);
-    field!(m, "counts", counts.finish());
-    field!(m, "note", if n.has_note() { text(n.get_note())? } else { hash::NULL_HASH });
-    field!(m, "inner", im.finish());
-    field!(m, "children", children.finish());
+    m.push(crate::key!("u8"), n.get_u8().thash());
+    m.push(crate::key!("u16"), n.get_u16().thash());
+    m.push(crate::key!("u32"), n.get_u32().thash());
+    m.push(crate::key!("u64"), n.get_u64().thash());
+    m.push(crate::key!("i8"), n.get_i8().thash());
+    m.push(crate::key!("i16"), n.get_i16().thash());
+    m.push(crate::key!("i32"), n.get_i32().thash());
+    m.push(crate::key!("i64"), n.get_i64().thash());
+    m.push(crate::key!("f32"), n.get_f32().thash());
+    m.push(crate::key!("f64"), n.get_f64().thash());
+    m.push(crate::key!("flag"), n.get_flag().thash());
+    m.push(crate::key!("name"), text(n.get_name())?);
+    m.push(crate::key!("u8s"), list(n.get_u8s())?);
+    m.push(crate::key!("u16s"), list(n.get_u16s())?);
+    m.push(crate::key!("u32s"), list(n.get_u32s())?);
+    m.push(crate::key!("u64s"), list(n.get_u64s())?);
+    m.push(crate::key!("i8s"), list(n.get_i8s())?);
+    m.push(crate::key!("i16s"), list(n.get_i16s())?);
+    m.push(crate::key!("i32s"), list(n.get_i32s())?);
+    m.push(crate::key!("i64s"), list(n.get_i64s())?);
+    m.push(crate::key!("f32s"), list(n.get_f32s())?);
+    m.push(crate::key!("f64s"), list(n.get_f64s())?);
+    m.push(crate::key!("flags"), list(n.get_flags())?);
+    m.push(crate::key!("names"), text_list(n.get_names())?);
+    m.push(crate::key!("counts"), counts.finish());
+    m.push(crate::key!("note"), if n.has_note() { text(n.get_note())? } else { hash::NULL_HASH });
+    m.push(crate::key!("inner"), im.finish());
+    m.push(crate::key!("children"), children.finish());
     Ok(m.finish())
 }
 

@@ -170,20 +170,14 @@ fn str_list<'a>(v: Option<Vector<'a, ForwardsUOffset<&'a str>>>) -> u64 {
     hash_array(v.into_iter().flat_map(|v| v.iter()).map(hash_str))
 }
 
-/// One field of a walk, its name hashed at compile time (`hash::key_hash`).
-macro_rules! field {
-    ($m:expr, $name:literal, $h:expr) => {
-        $m.push(crate::key!($name), $h)
-    };
-}
 
 fn hash_product(p: &fb::Product) -> u64 {
     let mut m = MapAcc::new();
-    field!(m, "id", p.id().thash());
-    field!(m, "name", hash_str(p.name().unwrap_or_default()));
-    field!(m, "price", p.price().thash());
-    field!(m, "in_stock", p.in_stock().thash());
-    field!(m, "tags", str_list(p.tags()));
+    m.push(crate::key!("id"), p.id().thash());
+    m.push(crate::key!("name"), hash_str(p.name().unwrap_or_default()));
+    m.push(crate::key!("price"), p.price().thash());
+    m.push(crate::key!("in_stock"), p.in_stock().thash());
+    m.push(crate::key!("tags"), str_list(p.tags()));
     m.finish()
 }
 
@@ -194,12 +188,12 @@ fn hash_trade(r: &fb::Trade) -> u64 {
         other => hash::hash_i64(other.0 as i64),
     };
     let mut m = MapAcc::new();
-    field!(m, "price", r.price().thash());
-    field!(m, "flag", r.flag().thash());
-    field!(m, "text", hash_str(r.text().unwrap_or_default()));
-    field!(m, "side", side);
-    field!(m, "small_int", r.small_int().thash());
-    field!(m, "long_int", r.long_int().thash());
+    m.push(crate::key!("price"), r.price().thash());
+    m.push(crate::key!("flag"), r.flag().thash());
+    m.push(crate::key!("text"), hash_str(r.text().unwrap_or_default()));
+    m.push(crate::key!("side"), side);
+    m.push(crate::key!("small_int"), r.small_int().thash());
+    m.push(crate::key!("long_int"), r.long_int().thash());
     m.finish()
 }
 
@@ -207,14 +201,14 @@ fn hash_inner(i: Option<fb::Inner>) -> u64 {
     let Some(i) = i else { return hash::NULL_HASH };
     let point = i.point().map_or(hash::NULL_HASH, |p| {
         let mut m = MapAcc::new();
-        field!(m, "x", p.x().thash());
-        field!(m, "y", p.y().thash());
-        field!(m, "z", p.z().thash());
+        m.push(crate::key!("x"), p.x().thash());
+        m.push(crate::key!("y"), p.y().thash());
+        m.push(crate::key!("z"), p.z().thash());
         m.finish()
     });
     let mut m = MapAcc::new();
-    field!(m, "label", hash_str(i.label().unwrap_or_default()));
-    field!(m, "point", point);
+    m.push(crate::key!("label"), hash_str(i.label().unwrap_or_default()));
+    m.push(crate::key!("point"), point);
     m.finish()
 }
 
@@ -224,34 +218,34 @@ fn hash_nested(n: &fb::Nested) -> u64 {
         counts.push(hash_str(c.key().unwrap_or_default()), c.value().thash());
     }
     let mut m = MapAcc::new();
-    field!(m, "u8", n.u8_().thash());
-    field!(m, "u16", n.u16_().thash());
-    field!(m, "u32", n.u32_().thash());
-    field!(m, "u64", n.u64_().thash());
-    field!(m, "i8", n.i8_().thash());
-    field!(m, "i16", n.i16_().thash());
-    field!(m, "i32", n.i32_().thash());
-    field!(m, "i64", n.i64_().thash());
-    field!(m, "f32", n.f32_().thash());
-    field!(m, "f64", n.f64_().thash());
-    field!(m, "flag", n.flag().thash());
-    field!(m, "name", hash_str(n.name().unwrap_or_default()));
-    field!(m, "u8s", n.u8s().unwrap_or_default().thash());
-    field!(m, "u16s", list(n.u16s()));
-    field!(m, "u32s", list(n.u32s()));
-    field!(m, "u64s", list(n.u64s()));
-    field!(m, "i8s", n.i8s().unwrap_or_default().thash());
-    field!(m, "i16s", list(n.i16s()));
-    field!(m, "i32s", list(n.i32s()));
-    field!(m, "i64s", list(n.i64s()));
-    field!(m, "f32s", list(n.f32s()));
-    field!(m, "f64s", list(n.f64s()));
-    field!(m, "flags", n.flags().unwrap_or_default().thash());
-    field!(m, "names", str_list(n.names()));
-    field!(m, "counts", counts.finish());
-    field!(m, "note", n.note().map_or(hash::NULL_HASH, hash_str));
-    field!(m, "inner", hash_inner(n.inner()));
-    field!(m, "children", hash_array(n.children().into_iter().flat_map(|v| v.iter()).map(|c| hash_nested(&c))));
+    m.push(crate::key!("u8"), n.u8_().thash());
+    m.push(crate::key!("u16"), n.u16_().thash());
+    m.push(crate::key!("u32"), n.u32_().thash());
+    m.push(crate::key!("u64"), n.u64_().thash());
+    m.push(crate::key!("i8"), n.i8_().thash());
+    m.push(crate::key!("i16"), n.i16_().thash());
+    m.push(crate::key!("i32"), n.i32_().thash());
+    m.push(crate::key!("i64"), n.i64_().thash());
+    m.push(crate::key!("f32"), n.f32_().thash());
+    m.push(crate::key!("f64"), n.f64_().thash());
+    m.push(crate::key!("flag"), n.flag().thash());
+    m.push(crate::key!("name"), hash_str(n.name().unwrap_or_default()));
+    m.push(crate::key!("u8s"), n.u8s().unwrap_or_default().thash());
+    m.push(crate::key!("u16s"), list(n.u16s()));
+    m.push(crate::key!("u32s"), list(n.u32s()));
+    m.push(crate::key!("u64s"), list(n.u64s()));
+    m.push(crate::key!("i8s"), n.i8s().unwrap_or_default().thash());
+    m.push(crate::key!("i16s"), list(n.i16s()));
+    m.push(crate::key!("i32s"), list(n.i32s()));
+    m.push(crate::key!("i64s"), list(n.i64s()));
+    m.push(crate::key!("f32s"), list(n.f32s()));
+    m.push(crate::key!("f64s"), list(n.f64s()));
+    m.push(crate::key!("flags"), n.flags().unwrap_or_default().thash());
+    m.push(crate::key!("names"), str_list(n.names()));
+    m.push(crate::key!("counts"), counts.finish());
+    m.push(crate::key!("note"), n.note().map_or(hash::NULL_HASH, hash_str));
+    m.push(crate::key!("inner"), hash_inner(n.inner()));
+    m.push(crate::key!("children"), hash_array(n.children().into_iter().flat_map(|v| v.iter()).map(|c| hash_nested(&c))));
     m.finish()
 }
 
