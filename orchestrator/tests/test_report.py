@@ -10,6 +10,7 @@ from pathlib import Path
 
 from serbench import runner
 from serbench.compare import compare, render
+from serbench.corpus.build import compressed_sizes
 from serbench.report import export, markdown
 from serbench.store import Store
 
@@ -176,7 +177,7 @@ def test_typed_section_puts_serialize_deserialize_size_and_code_size_on_one_row(
     }
     store.create_run("t", "quick", {"rounds": 3}, ENV, manifest)
 
-    def cell(bench, test, per_iter_ns, baseline=None, code=None, output=None):
+    def cell(bench, test, per_iter_ns, baseline=None, code=None, output=None, alloc=None):
         cid = store.add_cell(
             "t",
             {
@@ -195,20 +196,26 @@ def test_typed_section_puts_serialize_deserialize_size_and_code_size_on_one_row(
         )
         for rnd in range(3):
             samples = [{"iterations": 10, "wall_ns": int(10 * per_iter_ns), "cpu_ns": None}] * 4
-            store.record_round(cid, rnd, "ok", None, 0.1, samples, output=output if rnd == 0 else None)
+            store.record_round(cid, rnd, "ok", None, 0.1, samples, alloc=alloc, output=output if rnd == 0 else None)
 
     cell("hash-data-typed", "typed-encode", 100)
     cell("hash-typed", "typed-decode", 200)
-    cell("codec", "typed-encode", 1100, baseline="hash-data-typed", code=52_000, output=b"\x01" * 600)
-    cell("codec", "typed-decode", 2200, baseline="hash-typed", code=52_000)
+    encoded = bytes(range(200)) * 3  # 600 B that gzip and zstd shrink to different sizes
+    enc_alloc = {"allocs_per_op": 1, "alloc_bytes_per_op": 1024, "method": "counting allocator"}
+    dec_alloc = {"allocs_per_op": 21, "alloc_bytes_per_op": 2500, "method": "counting allocator"}
+    cell("codec", "typed-encode", 1100, baseline="hash-data-typed", code=52_000, output=encoded, alloc=enc_alloc)
+    cell("codec", "typed-decode", 2200, baseline="hash-typed", code=52_000, alloc=dec_alloc)
     runner.finalize(store, "t", 200, 1)
     text = markdown.render(store.run("t"), store.cells("t"))
     header = next(line for line in text.splitlines() if line.startswith("| Library (version) | Benchmark"))
-    assert header.endswith("| Allocs/op (ser / de) | Code size |")
+    assert header.endswith(
+        "| gzip | zstd | Allocs/op (ser / de / access) | Alloc bytes/op (ser / de / access) | Code size |"
+    )
     row = next(line for line in text.splitlines() if line.startswith("| codec (2.0)"))
     # net serialize 1 µs, net deserialize 2 µs, no access, 600 B = 1.5× the 400 B payload, 52 KB of code
     assert row.startswith("| codec (2.0) | codec | bincode | 1 µs | 2 µs | – | 600 | 1.50× |")
-    assert row.endswith("| 52 KB |")
+    sizes = compressed_sizes(encoded)
+    assert f"| {sizes['gzip_bytes']:,} | {sizes['zstd_bytes']:,} | 1 / 21 / – | 1.02 KB / 2.5 KB / – | 52 KB |" in row
 
 
 def test_summary_counts_failures_as_the_report_does_with_baselines_apart(tmp_path):

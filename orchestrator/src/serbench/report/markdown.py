@@ -77,8 +77,10 @@ def _typed_section(entry: dict, cells: list, show_lang: bool, show_code: bool) -
         "Access",
         "Size",
         "vs payload",
+        "gzip",
         "zstd",
-        "Allocs/op (ser / de)",
+        "Allocs/op (ser / de / access)",
+        "Alloc bytes/op (ser / de / access)",
     ] + (["Code size"] if show_code else [])
     if show_lang:
         header.insert(0, "Lang")
@@ -88,6 +90,9 @@ def _typed_section(entry: dict, cells: list, show_lang: bool, show_code: bool) -
         tests = item[1]
         c = tests.get("typed-decode") or tests.get("typed-access") or tests.get("typed-encode")
         return _time(c)
+
+    def per_test(cells, column: str, fmt) -> str:
+        return " / ".join(fmt(c[column] if c else None) for c in cells)
 
     for (harness, bench, fmt), tests in sorted(rows.items(), key=key):
         enc, dec, acc = (tests.get(t) for t in ("typed-encode", "typed-decode", "typed-access"))
@@ -100,8 +105,9 @@ def _typed_section(entry: dict, cells: list, show_lang: bool, show_code: bool) -
             *(fmt_ns(_time(c)) + (" ⚠ noisy" if c["noisy"] else "") if c else "–" for c in (enc, dec, acc)),
             fmt_count(size),
             f"{size / payload:.2f}×" if size and payload else "–",
-            fmt_count(enc["output_zstd_bytes"]) if enc else "–",
-            f"{fmt_count(enc['allocs_per_op'] if enc else None)} / {fmt_count(dec['allocs_per_op'] if dec else None)}",
+            *(fmt_count(enc[f"output_{z}_bytes"] if enc else None) for z in ("gzip", "zstd")),
+            per_test((enc, dec, acc), "allocs_per_op", fmt_count),
+            per_test((enc, dec, acc), "alloc_bytes_per_op", fmt_bytes),
         ]
         if show_code:
             row.append(fmt_bytes(any_c["code_size_bytes"]))
