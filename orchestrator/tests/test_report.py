@@ -228,3 +228,20 @@ def test_summary_counts_failures_as_the_report_does_with_baselines_apart(tmp_pat
     assert markdown.summary(store.run("run-a"), store.cells("run-a")).endswith(
         "1 cells incorrect or failed (and 1 baseline cells): see the report"
     )
+
+
+def test_a_net_time_whose_ci_reaches_zero_is_flagged_as_within_the_baseline_noise(tmp_path):
+    store = Store(tmp_path / "s.db")
+    store.create_run("z", "quick", {"rounds": 3}, ENV, MANIFEST)
+    _cell(store, "z", "copy-input", "tree", "json", 100, is_baseline=True)
+    # samples spread ±1% around the baseline's, so the net CI straddles zero
+    _cell(store, "z", "free", "tree", "json", 100, baseline="copy-input")
+    _cell(store, "z", "costly", "tree", "json", 300, baseline="copy-input")
+    runner.finalize(store, "z", 200, 1)
+    run, cells = store.run("z"), store.cells("z")
+    free = next(c for c in cells if c["bench"] == "free")
+    assert free["net_ci_low_ns"] <= 0 <= free["net_ci_high_ns"]
+    text = markdown.render(run, cells)
+    assert "| free (1.0) | free | json | 0 ns ⚠ ≈ baseline |" in text
+    assert "| costly (1.0) | costly | json | 202 ns |" in text
+    assert "python/free (json) 0 ns ⚠ ≈ baseline, python/costly (json) 202 ns" in markdown.summary(run, cells)

@@ -34,14 +34,25 @@ def _time(c):
     return c["net_ns"] if c["net_ns"] is not None else c["median_ns"]
 
 
+def _within_baseline(c) -> bool:
+    """The net time's CI reaches zero: the library's own cost cannot be told apart from the baseline's
+    at this precision, and a negative net is noise, not speed. BenchmarkDotNet's ZeroMeasurementAnalyser
+    warns the same way when a benchmark is indistinguishable from its empty-method overhead."""
+    return c["net_ci_low_ns"] is not None and c["net_ci_low_ns"] <= 0
+
+
+def _time_cell(c) -> str:
+    """A time with its warnings, as every table and the summary print it."""
+    return fmt_ns(_time(c)) + (" ⚠ noisy" if c["noisy"] else "") + (" ⚠ ≈ baseline" if _within_baseline(c) else "")
+
+
 def _row(c, show_lang: bool, show_code: bool) -> list[str]:
     ratio = f"{c['median_ns'] / c['baseline_ns']:.2f}×" if c["baseline_ns"] else "–"
-    flags = " ⚠ noisy" if c["noisy"] else ""
     row = [
         f"{c['library']} ({c['version']})",
         c["bench"],
         c["format"],
-        fmt_ns(_time(c)) + flags,
+        _time_cell(c),
         _ci(c),
         fmt_ns(c["median_ns"]),
         fmt_ns(c["baseline_ns"]),
@@ -102,7 +113,7 @@ def _typed_section(entry: dict, cells: list, show_lang: bool, show_code: bool) -
             f"{any_c['library']} ({any_c['version']})",
             bench,
             fmt,
-            *(fmt_ns(_time(c)) + (" ⚠ noisy" if c["noisy"] else "") if c else "–" for c in (enc, dec, acc)),
+            *(_time_cell(c) if c else "–" for c in (enc, dec, acc)),
             fmt_count(size),
             f"{size / payload:.2f}×" if size and payload else "–",
             *(fmt_count(enc[f"output_{z}_bytes"] if enc else None) for z in ("gzip", "zstd")),
@@ -161,7 +172,9 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
         "Cells: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ". "
         "Times are per operation: the median over all samples of all rounds. **Net** = gross − the "
         "baseline's median (spec/fairness.md); ± is the 95% bootstrap CI of the net time. "
-        "*Gross/base* is gross time over the baseline's. Incorrect and failed cells are never ranked; they "
+        "*Gross/base* is gross time over the baseline's. *⚠ noisy*: robust CV above 5%. *⚠ ≈ baseline*: "
+        "the net time's CI reaches zero, so the library's own cost is lost in the baseline's noise (a "
+        "negative net is noise, not speed). Incorrect and failed cells are never ranked; they "
         "are listed at the end with their reasons."
     )
     rcvs = sorted(c["rcv"] for c in cells if c["rcv"] is not None)
@@ -258,7 +271,7 @@ def summary(run: sqlite3.Row, cells: list[sqlite3.Row], top: int = 3) -> str:
         for test, title in TEST_TITLES:
             rows = sorted((c for c in ok if c["dataset"] == ds and c["test"] == test), key=_time)[:top]
             if rows:
-                best = ", ".join(f"{c['harness']}/{c['bench']} ({c['format']}) {fmt_ns(_time(c))}" for c in rows)
+                best = ", ".join(f"{c['harness']}/{c['bench']} ({c['format']}) {_time_cell(c)}" for c in rows)
                 lines.append(f"{ds:<13} {title:<12} {best}")
     # counted as the report's "Cells:" line counts them (baselines apart), so the two agree
     bad = [c for c in cells if c["status"] in ("incorrect", "failed")]
