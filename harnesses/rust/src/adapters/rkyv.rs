@@ -127,6 +127,9 @@ impl<T: TypedHash> TypedHash for rkyv::option::ArchivedOption<T> {
     }
 }
 
+// rkyv 0.8's ArchivedBTreeMap iterator keeps its traversal stack in a Vec (src/collections/btree/map/
+// iter.rs), so reading a non-empty map through the view allocates once: the access rows show 364
+// allocations per op on `nested` (its 363 non-empty maps, plus the input copy) where FlatBuffers shows 1.
 impl<V: TypedHash> TypedHash for rkyv::collections::btree_map::ArchivedBTreeMap<rkyv::string::ArchivedString, V> {
     fn thash(&self) -> u64 {
         let mut m = crate::hash::MapAcc::new();
