@@ -102,8 +102,8 @@ def _typed_section(entry: dict, cells: list, show_lang: bool, show_code: bool) -
         c = tests.get("typed-decode") or tests.get("typed-access") or tests.get("typed-encode")
         return _time(c)
 
-    def per_test(cells, column: str, fmt) -> str:
-        return " / ".join(fmt(c[column] if c else None) for c in cells)
+    def per_test(tests_of_row, column: str, fmt) -> str:
+        return " / ".join(fmt(c[column] if c else None) for c in tests_of_row)
 
     for (harness, bench, fmt), tests in sorted(rows.items(), key=key):
         enc, dec, acc = (tests.get(t) for t in ("typed-encode", "typed-decode", "typed-access"))
