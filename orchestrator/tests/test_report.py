@@ -234,7 +234,7 @@ def test_a_net_time_whose_ci_reaches_zero_is_flagged_as_within_the_baseline_nois
     store = Store(tmp_path / "s.db")
     store.create_run("z", "quick", {"rounds": 3}, ENV, MANIFEST)
     _cell(store, "z", "copy-input", "tree", "json", 100, is_baseline=True)
-    # samples spread ±1% around the baseline's, so the net CI straddles zero
+    # the same samples as the baseline (0–2% spread), so the net CI straddles zero
     _cell(store, "z", "free", "tree", "json", 100, baseline="copy-input")
     _cell(store, "z", "costly", "tree", "json", 300, baseline="copy-input")
     runner.finalize(store, "z", 200, 1)
