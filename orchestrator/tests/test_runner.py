@@ -22,6 +22,12 @@ FAKE = textwrap.dedent(
         os.abort()
     if bench == "hang":
         time.sleep(60)
+    if bench == "orphan":
+        # leaves a grandchild behind, then hangs: the timeout must take the whole process group
+        import subprocess
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+        open(os.path.join(os.path.dirname(opt["file"]), "orphan.pid"), "w").write(str(child.pid))
+        time.sleep(60)
     with open(opt["results"], "a") as f:
         row = lambda **r: f.write(json.dumps(r) + "\\n")
         if bench == "wrong":
@@ -32,6 +38,9 @@ FAKE = textwrap.dedent(
             sys.exit(3)
         if bench == "silent":
             sys.exit(0)
+        if bench == "input":
+            row(kind="error", reason="reference decoder: truncated at byte 7")
+            sys.exit(6)
         if "output-file" in opt:
             open(opt["output-file"], "wb").write(b"x" * 1000)
         if "--latency" in a:
@@ -70,7 +79,7 @@ def test_misbehaving_harness_processes_mark_their_cell_and_the_run_goes_on(tmp_p
     (tmp_path / "d.json").write_text("{}")
     h = FakeHarness(tmp_path, script)
     dataset = {"dataset": "d", "hash": "0" * 16, "files": {"json": {"file": "d.json"}}}
-    ids = ["ok", "crash", "hang", "wrong", "reject", "silent"]
+    ids = ["ok", "crash", "hang", "wrong", "reject", "silent", "input", "orphan"]
     cells = [runner.Cell(h, _bench(b), "tree", dataset, "json", tmp_path, None) for b in ids]
     store = Store(tmp_path / "s.db")
     store.create_run("r", "test", {}, {}, {"datasets": [dataset]})
@@ -80,15 +89,21 @@ def test_misbehaving_harness_processes_mark_their_cell_and_the_run_goes_on(tmp_p
     runner.finalize(store, "r", 50, 1)
     got = {c["bench"]: c for c in store.cells("r")}
     assert got["ok"]["status"] == "ok" and got["ok"]["median_ns"] == 1100 and got["ok"]["allocs_per_op"] == 5
-    assert got["crash"]["status"] == "failed" and got["crash"]["reason"].startswith("crashed (signal 6)")
-    assert got["hang"]["status"] == "failed" and got["hang"]["reason"] == "timeout after 2 s"
+    # A signal is the library's: the harness's own code never dies on its input (spec/protocol.md).
+    assert got["crash"]["status"] == "failed" and got["crash"]["reason"].startswith("the library crashed (SIGABRT)")
+    assert got["hang"]["status"] == "failed" and got["hang"]["reason"] == "timeout after 2 s (the process was killed)"
+    assert got["input"]["status"] == "failed" and got["input"]["reason"] == (
+        "input rejected by the harness, not the library: reference decoder: truncated at byte 7"
+    )
+    orphan = int((tmp_path / "orphan.pid").read_text())
+    assert not Path(f"/proc/{orphan}").exists() or "Z" in Path(f"/proc/{orphan}/stat").read_text().split()[2]
     assert got["wrong"]["status"] == "incorrect" and got["wrong"]["reason"] == "hash differs"
     assert got["reject"]["status"] == "failed" and got["reject"]["reason"] == "parse error at byte 3"
     assert got["silent"]["status"] == "failed" and "no sample rows" in got["silent"]["reason"]
     # Broken cells leave after their first process; the good one does both rounds and the alloc pass.
     rounds = {c["bench"]: len(store.done_rounds(c["id"])) for c in store.cells("r")}
-    assert rounds == {"ok": 3, "crash": 1, "hang": 1, "wrong": 1, "reject": 1, "silent": 1}
-    assert calls[-1][0] == calls[-1][1] == 8  # the progress total shrinks as broken cells drop out
+    assert rounds == {"ok": 3, "crash": 1, "hang": 1, "wrong": 1, "reject": 1, "silent": 1, "input": 1, "orphan": 1}
+    assert calls[-1][0] == calls[-1][1] == 10  # the progress total shrinks as broken cells drop out
     assert json.loads(store.run("r")["manifest_json"])["datasets"][0]["dataset"] == "d"
 
 

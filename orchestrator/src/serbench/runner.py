@@ -3,8 +3,12 @@ shuffled within each round (DESIGN §6), each finished process committed to the 
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import json
+import os
 import random
+import signal
 import subprocess
 import tempfile
 import time
@@ -17,7 +21,9 @@ from .harnesses import Harness, HarnessError
 from .store import Store
 
 # Exit codes of spec/protocol.md -> cell status.
-EXIT_STATUS = {0: "ok", 2: "failed", 3: "failed", 4: "incorrect", 5: "unsupported"}
+EXIT_STATUS = {0: "ok", 2: "failed", 3: "failed", 4: "incorrect", 5: "unsupported", 6: "failed"}
+#: how much of a harness's stderr is kept for a failed cell's reason
+STDERR_TAIL_BYTES = 16_384
 
 
 @dataclass(frozen=True)
@@ -210,18 +216,7 @@ def execute(cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int) -> Outc
         keep_output = check and cell.test == "typed-encode" and not cell.bench.get("baseline")
         argv += ["--output-file", str(output)] if keep_output else []
         t0 = time.monotonic()
-        try:
-            res = subprocess.run(
-                argv,
-                capture_output=True,
-                text=True,
-                env=cell.harness.env(),
-                timeout=mode.timeout_s,
-                stdin=subprocess.DEVNULL,
-            )
-            code, stderr = res.returncode, res.stderr
-        except subprocess.TimeoutExpired as e:
-            code, stderr = None, e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else ""
+        code, stderr = run_process(argv, cell.harness.env(), mode.timeout_s)
         out = Outcome(
             "ok", None, _read_rows(results), time.monotonic() - t0, output.read_bytes() if output.exists() else None
         )
@@ -229,19 +224,73 @@ def execute(cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int) -> Outc
     return out
 
 
+def run_process(argv: list[str], env: dict | None, timeout_s: float) -> tuple[int | None, str]:
+    """One harness process: (exit code, or None on timeout; the tail of its stderr).
+
+    The process gets its own process group, and the whole group is killed when it times out, when
+    it is done (stragglers it left), and when we are interrupted (SIGINT, SIGTERM): no harness
+    outlives the orchestrator. stdout goes nowhere (results have their own file) and stderr to a
+    file, so a chatty harness can never block on a full pipe.
+    """
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            env=env,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
+        try:
+            code: int | None = proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            code = None
+        finally:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        size = err.seek(0, os.SEEK_END)
+        err.seek(max(0, size - STDERR_TAIL_BYTES))
+        return code, err.read().decode(errors="replace")
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: SIGKILL it if the orchestrator dies, even by SIGKILL, where no
+    handler of ours runs (prctl(2) PR_SET_PDEATHSIG; Linux only, a no-op elsewhere)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+
+
+def _signal_name(n: int) -> str:
+    try:
+        return signal.Signals(n).name
+    except ValueError:
+        return f"signal {n}"
+
+
 def _judge(out: Outcome, code: int | None, stderr: str, rnd: int, mode: Mode) -> tuple[str, str | None]:
     """Exit code and rows -> (status, reason), per spec/protocol.md's exit codes."""
     if code is None:
-        return "failed", f"timeout after {mode.timeout_s} s"
+        return "failed", f"timeout after {mode.timeout_s} s (the process was killed)"
     status = EXIT_STATUS.get(code, "failed")
     if status == "incorrect":
         return status, (out.first("check") or {}).get("reason") or "hash mismatch"
     if status == "failed":
         error = out.first("error")
+        tail = " | ".join(stderr.strip().splitlines()[-2:])
+        if code == 6:
+            # spec/protocol.md: the harness's reference decoder or its own limits refused the input.
+            why = (error or {}).get("reason") or tail or "no reason given"
+            return status, f"input rejected by the harness, not the library: {why}"
         if error:
             return status, error.get("reason")
-        tail = " | ".join(stderr.strip().splitlines()[-2:])
-        return status, (f"crashed (signal {-code})" if code < 0 else f"exit {code}") + (f": {tail}" if tail else "")
+        if code < 0:
+            # A harness's own code never dies on its input (spec/protocol.md), so a signal is the
+            # library's: it crashed, blew its stack or aborted.
+            what = f"the library crashed ({_signal_name(-code)})"
+            return status, what + (f": {tail}" if tail else "")
+        return status, f"exit {code}" + (f": {tail}" if tail else "")
     if status == "unsupported":
         return status, stderr.strip().splitlines()[-1] if stderr.strip() else "not supported"
     expected = {ALLOC_ROUND: "alloc", LATENCY_ROUND: "latency"}.get(rnd, "sample")

@@ -1,8 +1,9 @@
 """The `serbench` command. `main` reads as a table of contents; each subcommand is one function.
 
 Exit codes: 0 done; 1 a check failed (doctor, test); 2 bad input (usage, unknown library or dataset,
-malformed --data file); 3 a toolchain is missing or a harness does not build; 130 interrupted (the
-run is kept: `serbench run --resume` finishes it).
+malformed --data file, a --db that is not a writable store, a run another process is executing);
+3 a toolchain is missing or a harness does not build; 130 interrupted by SIGINT (Ctrl-C), 143 by
+SIGTERM (the run is kept: `serbench run --resume` finishes it).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import argparse
 import dataclasses
 import json
 import secrets
+import signal
 import subprocess
 import sys
 import time
@@ -23,13 +25,13 @@ from ..compare import render as render_compare
 from ..corpus import build as corpus
 from ..corpus.formats import FormatError
 from ..corpus.generator import DEFAULT_SEED
-from ..harnesses import BuildOptions, HarnessError, UnknownHarness, harness_classes, make
+from ..harnesses import BuildOptions, HarnessError, UnknownHarness, harness_classes, make, release_harness_locks
 from ..progress import ProgressBar
 from ..report import export, markdown
-from ..store import Store
+from ..store import Store, StoreError
 
 ROOT = Path(__file__).resolve().parents[4]
-EXIT_OK, EXIT_CHECK, EXIT_INPUT, EXIT_TOOLCHAIN, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_OK, EXIT_CHECK, EXIT_INPUT, EXIT_TOOLCHAIN, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 3, 130, 143
 TESTS = ("write", "tree", "incremental", "typed-encode", "typed-decode", "typed-access")
 
 
@@ -39,6 +41,19 @@ class UserError(Exception):
     def __init__(self, message: str, code: int = EXIT_INPUT):
         super().__init__(message)
         self.code = code
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (sent by `timeout`, CI cancellation, service managers): handled like Ctrl-C, so
+    the run is marked interrupted, its harness process killed and temporary files removed."""
+
+
+def _on_sigterm(signum, frame):
+    raise Terminated()
+
+
+def _interrupted_code(e: KeyboardInterrupt) -> int:
+    return EXIT_TERMINATED if isinstance(e, Terminated) else EXIT_INTERRUPTED
 
 
 def say(msg: str) -> None:
@@ -76,16 +91,25 @@ def _usable_harnesses(args, options: BuildOptions) -> list:
 
 def _build(hs: list) -> None:
     for h in hs:
-        say(f"building the {h.name} harness (skipped when up to date)...")
-        h.build()
+        h.build_and_hold(say)
 
 
 def cmd_run(args) -> int:
     db = Store(Path(args.db))
+    try:
+        return _run(args, db)
+    finally:
+        db.close()  # also gives up the run, whatever ended the command
+
+
+def _run(args, db: Store) -> int:
     if args.resume is not None:
-        prev = db.run(args.resume) if args.resume else db.latest_run("interrupted") or db.latest_run("running")
+        prev = db.run(args.resume) if args.resume else db.resumable_run()
         if prev is None:
-            raise UserError(f"no run {args.resume!r} to resume" if args.resume else "no unfinished run to resume")
+            raise UserError(f"no run {args.resume!r} in {args.db}" if args.resume else "no interrupted run to resume")
+        if prev["status"] == "done":
+            raise UserError(f"run {prev['id']} is finished; `serbench report {prev['id']}` shows it")
+        db.claim(prev["id"])  # raises when another live process is executing it
         run_id, saved = prev["id"], json.loads(prev["args_json"])
         for k, v in saved.items():
             setattr(args, k, v)
@@ -94,7 +118,11 @@ def cmd_run(args) -> int:
         run_id = None
     mode = runner.MODES[args.mode]
     # Explicit --rounds / --budget-ms refine the mode's preset (saved with the run for --resume).
-    mode = dataclasses.replace(mode, rounds=args.rounds or mode.rounds, budget_ms=args.budget_ms or mode.budget_ms)
+    mode = dataclasses.replace(
+        mode,
+        rounds=mode.rounds if args.rounds is None else args.rounds,
+        budget_ms=mode.budget_ms if args.budget_ms is None else args.budget_ms,
+    )
     options = BuildOptions(
         profile=args.build_profile,
         compiler=args.compiler,
@@ -142,17 +170,18 @@ def cmd_run(args) -> int:
             )
         }
         saved["rounds"], saved["budget_ms"] = mode.rounds, mode.budget_ms
+        db.claim(run_id)  # before it is visible, so no `--resume` can take it
         db.create_run(run_id, mode.name, saved, envinfo.collect(ROOT, hs), manifest)
     n_real = sum(1 for c in cells if not c.bench.get("baseline"))
     say(f"run {run_id}: {n_real} cells + {len(cells) - n_real} baselines, {mode.rounds} rounds, {mode.name} mode")
     t0 = time.monotonic()
     try:
         runner.run_cells(db, run_id, cells, mode, args.seed, ProgressBar())
-    except KeyboardInterrupt:
+        runner.finalize(db, run_id, mode.n_boot, args.seed)
+    except KeyboardInterrupt as e:
         db.finish_run(run_id, "interrupted")
         say(f"\ninterrupted; finished cells are saved. Continue with: ./serbench run --resume {run_id}")
-        return EXIT_INTERRUPTED
-    runner.finalize(db, run_id, mode.n_boot, args.seed)
+        return _interrupted_code(e)
     db.finish_run(run_id)
     out = Path(args.out) / run_id
     out.mkdir(parents=True, exist_ok=True)
@@ -167,9 +196,18 @@ def cmd_run(args) -> int:
 
 
 def cmd_list(args) -> int:
-    hs = _usable_harnesses(args, BuildOptions(verbose=args.verbose))
-    _build(hs)
-    listings = {h.name: runner.listing(h) for h in hs}
+    """What is built answers; what is not built is named with the command that builds it. `list`
+    never builds: a first build takes minutes, and nobody asked for it."""
+    hs = make(args.lang or None, ROOT, BuildOptions(verbose=args.verbose))
+    listings = {}
+    for h in hs:
+        if not h.is_built():
+            how = h.missing_toolchain() or [f"`serbench build --lang {h.name}` builds it"]
+            say(f"{h.name}: not built; {how[0]}")
+            continue
+        listings[h.name] = runner.listing(h)
+    if not listings:
+        raise UserError("no harness is built yet; `serbench build` builds them (minutes the first time)")
     if args.json:
         print(json.dumps(listings, indent=1))
         return EXIT_OK
@@ -178,6 +216,11 @@ def cmd_list(args) -> int:
         for b in lst["benchmarks"]:
             kind = "baseline" if b.get("baseline") else ", ".join(b["tests"])
             print(f"  {b['id']:<24} {b['library']} {b['version']:<10} {'/'.join(b['formats']):<28} {kind}")
+    return EXIT_OK
+
+
+def cmd_build(args) -> int:
+    _build(_usable_harnesses(args, BuildOptions(verbose=args.verbose)))
     return EXIT_OK
 
 
@@ -211,10 +254,13 @@ def cmd_report(args) -> int:
     if args.list:
         for r in db.runs():
             started = datetime.fromtimestamp(r["started_at"], timezone.utc).strftime("%Y-%m-%d %H:%M")
-            print(f"{r['id']}  {started}  {r['mode']:<5} {r['status']:<11} {len(db.cells(r['id']))} cells")
+            print(f"{r['id']}  {started}  {r['mode']:<5} {db.status(r):<11} {len(db.cells(r['id']))} cells")
         return EXIT_OK
     run = _pick_run(db, args.run)
     cells = db.cells(run["id"])
+    run = {**dict(run), "status": db.status(run)}
+    if run["status"] != "done":
+        say(markdown.unfinished_note(run, cells))
     text = {"md": markdown.render, "json": export.to_json, "csv": export.to_csv}[args.format](run, cells)
     if args.output:
         Path(args.output).write_text(text)
@@ -298,7 +344,7 @@ def cmd_test(args) -> int:
             continue
         say(f"== {h.name}: build and test")
         try:
-            h.build()
+            h.build_and_hold(say)
         except HarnessError as e:
             say(str(e))
             results.append((h.name, 1))
@@ -323,6 +369,25 @@ def cmd_vectors(args) -> int:
 # --- arguments -------------------------------------------------------------------------------------
 
 
+def _int_at_least(low: int, high: int | None = None):
+    """An argparse type: an integer in [low, high], or a usage error (exit 2) that says so."""
+
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if v < low or (high is not None and v > high):
+            bound = f"at least {low}" if high is None else f"from {low} to {high}"
+            raise argparse.ArgumentTypeError(f"{v} is out of range: it must be {bound}")
+        return v
+
+    return parse
+
+
+SEED = _int_at_least(0, 2**64 - 1)
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="serbench",
@@ -330,9 +395,18 @@ def parser() -> argparse.ArgumentParser:
         epilog=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    # --db and -v are accepted before and after the subcommand: a parent parser gives each
+    # subcommand the same options with SUPPRESS defaults, so a value given after the subcommand
+    # overrides one given before it, and an absent one leaves the main parser's default.
     p.add_argument("--db", default=str(ROOT / "results" / "serbench.db"), help="results store (SQLite)")
     p.add_argument("-v", "--verbose", action="store_true", help="show build output")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", default=argparse.SUPPRESS, help="results store (SQLite)")
+    common.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="show build output")
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+
+    def command(name: str, **kw) -> argparse.ArgumentParser:
+        return sub.add_parser(name, parents=[common], **kw)
 
     def filters(s, with_data=True):
         s.add_argument("--lang", action="append", default=[], help="harness language (repeatable; default: all)")
@@ -365,7 +439,7 @@ def parser() -> argparse.ArgumentParser:
                 help="your own .json/.msgpack/.cbor document (a map at the root)",
             )
 
-    s = sub.add_parser("run", help="build what is missing, write the corpus, run, store and report")
+    s = command("run", help="build what is missing, write the corpus, run, store and report")
     filters(s)
     s.add_argument(
         "--mode",
@@ -373,11 +447,11 @@ def parser() -> argparse.ArgumentParser:
         default="quick",
         help="quick: 3 rounds x 0.1 s per cell (default); full: 7 rounds x 10 s",
     )
-    s.add_argument("--rounds", type=int, help="fresh processes per cell (overrides the mode's)")
-    s.add_argument("--budget-ms", type=int, help="sampling time per process in ms (overrides the mode's)")
+    s.add_argument("--rounds", type=_int_at_least(1), help="fresh processes per cell (overrides the mode's)")
+    s.add_argument("--budget-ms", type=_int_at_least(1), help="sampling time per process in ms (overrides the mode's)")
     s.add_argument("--out", default=str(ROOT / "results"), help="where <run-id>/report.md goes")
     s.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder")
-    s.add_argument("--seed", type=int, default=DEFAULT_SEED, help="generator seed")
+    s.add_argument("--seed", type=SEED, default=DEFAULT_SEED, help="generator seed (0 to 2^64-1)")
     s.add_argument(
         "--resume",
         nargs="?",
@@ -401,46 +475,54 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--compiler", choices=("default", "gcc", "clang"), default="default", help="native compiler")
     s.set_defaults(fn=cmd_run)
 
-    s = sub.add_parser("list", help="what can run here")
+    s = command("list", help="the benchmarks of the harnesses that are built (never builds)")
     s.add_argument("--lang", action="append", default=[])
     s.add_argument("--json", action="store_true", help="the harnesses' `list` output as JSON")
     s.set_defaults(fn=cmd_list)
 
-    s = sub.add_parser("corpus", help="write the data files and manifest.json")
+    s = command("build", help="install what is missing and build the harnesses (minutes the first time)")
+    s.add_argument("--lang", action="append", default=[])
+    s.set_defaults(fn=cmd_build)
+
+    s = command("corpus", help="write the data files and manifest.json")
     s.add_argument("--out", default=str(ROOT / "corpus"))
-    s.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    s.add_argument("--seed", type=SEED, default=DEFAULT_SEED, help="generator seed (0 to 2^64-1)")
     s.add_argument("--data", action="append", default=[], metavar="FILE")
     s.set_defaults(fn=cmd_corpus)
 
-    s = sub.add_parser("report", help="a stored run as Markdown, JSON or CSV")
+    s = command("report", help="a stored run as Markdown, JSON or CSV")
     s.add_argument("run", nargs="?", help="run id (default: the latest)")
     s.add_argument("--format", choices=("md", "json", "csv"), default="md")
     s.add_argument("--output", help="file to write (default: stdout)")
     s.add_argument("--list", action="store_true", help="list the stored runs")
     s.set_defaults(fn=cmd_report)
 
-    s = sub.add_parser("compare", help="two runs: ratio, CI and significance per cell")
+    s = command("compare", help="two runs: ratio, CI and significance per cell")
     s.add_argument("run_a")
     s.add_argument("run_b")
     s.add_argument("--format", choices=("md", "json"), default="md")
     s.set_defaults(fn=cmd_compare)
 
-    s = sub.add_parser("doctor", help="toolchains and machine settings, with the command that fixes each")
+    s = command("doctor", help="toolchains and machine settings, with the command that fixes each")
     s.set_defaults(fn=cmd_doctor)
 
-    s = sub.add_parser("test", help="every test of every part")
+    s = command("test", help="every test of every part")
     s.add_argument("--lang", action="append", default=[])
     s.set_defaults(fn=cmd_test)
 
-    s = sub.add_parser("vectors", help="rewrite vectors/ from the golden documents (maintainers)")
+    s = command("vectors", help="rewrite vectors/ from the golden documents (maintainers)")
     s.set_defaults(fn=cmd_vectors)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         return args.fn(args)
+    except StoreError as e:
+        say(f"serbench: {e}")
+        return EXIT_INPUT
     except UserError as e:
         say(f"serbench: {e}")
         return e.code
@@ -450,9 +532,12 @@ def main(argv: list[str] | None = None) -> int:
     except HarnessError as e:
         say(f"serbench: {e}")
         return EXIT_TOOLCHAIN
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         say("serbench: interrupted")
-        return EXIT_INTERRUPTED
+        return _interrupted_code(e)
+    finally:
+        release_harness_locks()
+        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

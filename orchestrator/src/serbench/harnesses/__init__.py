@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from .base import BuildOptions, Harness, HarnessError
+from .base import BuildOptions, Harness, HarnessError, release_harness_locks
 
 # (module, class). A module that is absent is simply not registered.
 REGISTRY = [
@@ -41,4 +41,12 @@ def make(names: list[str] | None, root: Path, options: BuildOptions) -> list[Har
     return [classes[n](root, options) for n in (names or list(classes))]
 
 
-__all__ = ["BuildOptions", "Harness", "HarnessError", "UnknownHarness", "harness_classes", "make"]
+__all__ = [
+    "BuildOptions",
+    "Harness",
+    "HarnessError",
+    "UnknownHarness",
+    "harness_classes",
+    "make",
+    "release_harness_locks",
+]

@@ -6,10 +6,21 @@ subclass registered in `harnesses/__init__.py`. The harness program itself speak
 
 from __future__ import annotations
 
+import fcntl
+import os
 import shutil
 import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+#: how often a long build step says it is still working, in seconds
+HEARTBEAT_S = 20.0
+#: this process's lock descriptor per harness lock file (see Harness.build_and_hold)
+_held_locks: dict[Path, int] = {}
 
 
 class HarnessError(RuntimeError):
@@ -50,6 +61,46 @@ class Harness:
         """Install what is missing and build. Idempotent and quick when up to date."""
         raise NotImplementedError
 
+    def is_built(self) -> bool:
+        """Whether a build exists that `command()` can start (it may be older than the sources)."""
+        try:
+            return all(Path(a).exists() for a in self.command()[:1])
+        except HarnessError:
+            return False
+
+    def build_and_hold(self, say: Callable[[str], None]) -> None:
+        """Build under an exclusive lock, then keep a shared lock until the command is done
+        (`release_harness_locks`, or the process's exit).
+
+        Two serbench processes must never build the same harness at once (they would write the
+        same files), nor rebuild it while another is measuring with it (the run would time two
+        different builds under one label). flock(2) locks are released by the kernel when the
+        process dies, however it dies, so a crashed run never leaves a stale lock behind. A
+        process keeps one descriptor per harness (flock locks of two descriptors conflict even
+        within one process), so building twice in one process converts its own lock.
+        """
+        fd = _held_locks.get(self.lock_path)
+        if fd is None:
+            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+            _held_locks[self.lock_path] = fd
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            say(f"waiting: another serbench process is building or running the {self.name} harness...")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        first = " (first build: this takes minutes)" if not self.is_built() else ""
+        say(f"building the {self.name} harness{first}...")
+        t0 = time.monotonic()
+        try:
+            self.build()
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_SH)  # held for the life of this process
+        say(f"{self.name} harness ready ({time.monotonic() - t0:.1f} s)")
+
+    @property
+    def lock_path(self) -> Path:
+        return self.dir / ".serbench-build.lock"
+
     def command(self) -> list[str]:
         """argv prefix that starts the harness program (protocol commands follow)."""
         raise NotImplementedError
@@ -68,7 +119,43 @@ class Harness:
 
     # --- helpers ------------------------------------------------------------------------------
     def _run_step(self, argv: list[str], what: str, cwd: Path | None = None, env: dict | None = None) -> None:
-        res = subprocess.run(argv, cwd=cwd or self.dir, env=env, capture_output=not self.options.verbose, text=True)
-        if res.returncode != 0:
-            tail = (res.stderr or res.stdout or "").strip().splitlines()[-1:] if not self.options.verbose else []
-            raise HarnessError(f"{self.name}: {what} failed (exit {res.returncode}){': ' + tail[0] if tail else ''}")
+        """Run one build step; its output is shown with --verbose, otherwise a line every
+        HEARTBEAT_S seconds says it is still working and what it printed last."""
+        with tempfile.TemporaryFile("w+", errors="replace") as log:
+            sink = None if self.options.verbose else log
+            proc = subprocess.Popen(argv, cwd=cwd or self.dir, env=env, stdout=sink, stderr=sink, text=True)
+            t0 = time.monotonic()
+            while True:
+                try:
+                    code = proc.wait(timeout=HEARTBEAT_S)
+                    break
+                except subprocess.TimeoutExpired:
+                    last = _last_line(log) if sink else ""
+                    print(
+                        f"  {self.name}: {what}: still working after {time.monotonic() - t0:.0f} s"
+                        + (f" ({last[:100]})" if last else ""),
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                except BaseException:
+                    proc.kill()
+                    proc.wait()
+                    raise
+            if code != 0:
+                tail = _last_line(log) if sink else ""
+                raise HarnessError(f"{self.name}: {what} failed (exit {code}){': ' + tail if tail else ''}")
+
+
+def release_harness_locks() -> None:
+    """Release what build_and_hold holds: the command that used the harnesses is done."""
+    while _held_locks:
+        os.close(_held_locks.popitem()[1])
+
+
+def _last_line(log) -> str:
+    """The last non-empty line written so far to a build step's log."""
+    log.flush()
+    log.seek(0)
+    lines = [ln.strip() for ln in log.read().splitlines() if ln.strip()]
+    log.seek(0, os.SEEK_END)
+    return lines[-1] if lines else ""

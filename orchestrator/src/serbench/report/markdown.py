@@ -149,6 +149,18 @@ def dataset_order(manifest: dict) -> list[str]:
     return [d["dataset"] for d in manifest["datasets"]]
 
 
+def unfinished_note(run, cells) -> str:
+    """One line for a run that did not finish: what is missing and the command that finishes it."""
+    left = sum(1 for c in cells if c["status"] == "pending")
+    how = (
+        "it is still running" if run["status"] == "running" else f"finish it with: ./serbench run --resume {run['id']}"
+    )
+    return (
+        f"⚠ run {run['id']} is unfinished ({run['status']}): {left} of {len(cells)} cells are not finished "
+        f"and are left out of the tables; {how}"
+    )
+
+
 def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     env = json.loads(run["env_json"])
     manifest = json.loads(run["manifest_json"])
@@ -162,6 +174,8 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
         if not c["is_baseline"]:
             counts[c["status"]] = counts.get(c["status"], 0) + 1
     out = [f"# serbench results: run {run['id']}", ""]
+    if run["status"] != "done":
+        out += ["**" + unfinished_note(run, cells) + "**", ""]
     out.append(
         f"{run['mode']} mode ({args.get('rounds')} rounds per cell), started {started}, status {run['status']}. "
         f"Machine: {env.get('cpu_model')}, {env.get('cores')} cores, governor {env.get('governor')}, "

@@ -3,7 +3,10 @@ so a run killed at any point keeps all finished work, and `run --resume` does on
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -70,23 +73,119 @@ CREATE TABLE IF NOT EXISTS samples (
 CELL_KEY = ("harness", "bench", "test", "dataset", "format")
 
 
+class StoreError(RuntimeError):
+    """The store cannot be opened or used; the message is one line that names the file."""
+
+
+class RunBusy(StoreError):
+    """Another live serbench process is executing the run."""
+
+
 class Store:
     def __init__(self, path: Path):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we commit explicitly, once per finished (cell, round).
-        self.db = sqlite3.connect(str(path), isolation_level=None)
-        self.db.row_factory = sqlite3.Row
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
-        have = {r["name"] for r in self.db.execute("PRAGMA table_info(cells)")}
-        for name, kind in ADDED_COLUMNS:
-            if name not in have:
-                self.db.execute(f"ALTER TABLE cells ADD COLUMN {name} {kind}")
-        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+        self.path = path
+        self._claims: dict[str, int] = {}
+        if path.is_dir():
+            raise StoreError(f"--db {path} is a folder; give a file path, e.g. --db {path / 'serbench.db'}")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StoreError(
+                f"cannot create the folder of the results store {path}: {e.strerror}; pass --db with a writable path"
+            ) from e
+        try:
+            # isolation_level=None: we commit explicitly, once per finished (cell, round).
+            self.db = sqlite3.connect(str(path), isolation_level=None)
+            self.db.row_factory = sqlite3.Row
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(SCHEMA)
+            have = {r["name"] for r in self.db.execute("PRAGMA table_info(cells)")}
+            for name, kind in ADDED_COLUMNS:
+                if name not in have:
+                    self.db.execute(f"ALTER TABLE cells ADD COLUMN {name} {kind}")
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+        except sqlite3.DatabaseError as e:
+            if isinstance(e, sqlite3.OperationalError) or "readonly" in str(e):
+                raise StoreError(
+                    f"cannot open the results store {path} for writing ({e}); "
+                    "pass --db with a path in a writable folder"
+                ) from e
+            raise StoreError(
+                f"{path} is not a serbench results store ({e}); pass --db with a new file or an existing store"
+            ) from e
 
     def close(self) -> None:
+        for run_id in list(self._claims):
+            self.release(run_id)
         self.db.close()
+
+    # --- which process executes a run ----------------------------------------------------------
+    # One lock file per running run, beside the store. flock(2) ties the lock to the process: the
+    # kernel releases it when the process dies, however it dies (SIGKILL, OOM, power loss aside), so
+    # "status running and nobody holds the lock" means the run was interrupted, and two commands
+    # can never execute the same run at once.
+    def _lock_path(self, run_id: str) -> Path:
+        return self.path.parent / f".{self.path.name}.run-{run_id}.lock"
+
+    def claim(self, run_id: str) -> None:
+        """Make this process the one executing run_id, or raise RunBusy naming the live one."""
+        path = self._lock_path(run_id)
+        while True:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                pid = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+                os.close(fd)
+                raise RunBusy(
+                    f"run {run_id} is being executed by another serbench process (pid {pid}); "
+                    f"wait for it to finish, or stop it (kill {pid}) and resume"
+                ) from None
+            # The file may have been unlinked by a releasing owner between open and flock: retry.
+            with contextlib.suppress(FileNotFoundError):
+                if os.fstat(fd).st_ino == os.stat(path).st_ino:
+                    break
+            os.close(fd)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        self._claims[run_id] = fd
+
+    def release(self, run_id: str) -> None:
+        fd = self._claims.pop(run_id, None)
+        if fd is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self._lock_path(run_id))
+            os.close(fd)
+
+    def is_live(self, run_id: str) -> bool:
+        """Whether some process (this one included) is executing the run now."""
+        if run_id in self._claims:
+            return True
+        try:
+            fd = os.open(self._lock_path(run_id), os.O_RDONLY)
+        except FileNotFoundError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            return False
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)
+
+    def status(self, run: sqlite3.Row) -> str:
+        """The run's status as it is now: a 'running' run whose process is gone was interrupted."""
+        if run["status"] == "running" and not self.is_live(run["id"]):
+            return "interrupted"
+        return run["status"]
+
+    def resumable_run(self) -> sqlite3.Row | None:
+        """The latest unfinished run that no live process is executing."""
+        for r in self.db.execute("SELECT * FROM runs WHERE status!='done' ORDER BY started_at DESC"):
+            if self.status(r) == "interrupted":
+                return r
+        return None
 
     # --- runs -------------------------------------------------------------------------------------
     def create_run(self, run_id: str, mode: str, args: dict, env: dict, manifest: dict) -> None:

@@ -1,0 +1,257 @@
+"""The command line at its edges (issue 13): a bad --db, bad numbers, SIGTERM, two processes on one
+run or one harness, `list` that never builds, and `report` on a run that did not finish. Every error
+a user can cause is one line that names the file, with a documented exit code."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from serbench.cli import main
+from serbench.harnesses import base
+from serbench.harnesses.base import BuildOptions, Harness
+from serbench.harnesses.python import PythonHarness
+from serbench.store import Store
+
+
+def _main(capsys, *argv) -> tuple[int, str]:
+    code = main(list(argv))
+    err = capsys.readouterr().err.strip().splitlines()
+    return code, err[-1] if err else ""
+
+
+# --- --db -------------------------------------------------------------------------------------------
+
+
+def test_a_db_in_a_place_nobody_can_write_is_one_line_naming_it_and_exit_2(capsys):
+    # /proc refuses new files even to root, unlike a chmod-ed folder.
+    code, line = _main(capsys, "--db", "/proc/serbench-test/s.db", "report")
+    assert code == 2 and line.startswith("serbench: cannot create the folder of the results store /proc/serbench-test")
+    code, line = _main(capsys, "--db", "/proc/s.db", "report")
+    assert code == 2 and line.startswith("serbench: cannot open the results store /proc/s.db for writing"), line
+
+
+def test_a_db_that_is_not_sqlite_is_one_line_naming_it_and_exit_2(capsys, tmp_path):
+    junk = tmp_path / "notes.txt"
+    junk.write_text("these are my notes, not a database\n" * 100)
+    code, line = _main(capsys, "--db", str(junk), "report", "--list")
+    assert code == 2 and line.startswith(f"serbench: {junk} is not a serbench results store"), line
+    assert junk.read_text().startswith("these are my notes")  # left as it was
+
+
+def test_a_db_that_is_a_folder_says_to_give_a_file(capsys, tmp_path):
+    code, line = _main(capsys, "--db", str(tmp_path), "report")
+    assert (
+        code == 2
+        and line == f"serbench: --db {tmp_path} is a folder; give a file path, e.g. --db {tmp_path}/serbench.db"
+    )
+
+
+def test_db_works_after_the_subcommand_as_well_as_before_it(capsys, tmp_path):
+    after, before = tmp_path / "after.db", tmp_path / "before.db"
+    code, line = _main(capsys, "report", "--db", str(after))
+    assert code == 2 and "no runs yet" in line and after.exists()
+    # The one after the subcommand wins, as the closer one.
+    code, _ = _main(capsys, "--db", str(before), "report", "--db", str(after))
+    assert code == 2 and not before.exists()
+
+
+# --- numbers ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "option, value, says",
+    [
+        ("--rounds", "-1", "-1 is out of range: it must be at least 1"),
+        ("--rounds", "0", "0 is out of range: it must be at least 1"),
+        ("--budget-ms", "0", "0 is out of range: it must be at least 1"),
+        ("--budget-ms", "-5", "-5 is out of range: it must be at least 1"),
+        ("--budget-ms", "ten", "'ten' is not an integer"),
+        ("--seed", "-1", "-1 is out of range: it must be from 0 to 18446744073709551615"),
+    ],
+)
+def test_numeric_options_out_of_range_are_usage_errors_that_say_the_range(capsys, tmp_path, option, value, says):
+    with pytest.raises(SystemExit) as e:
+        main(["--db", str(tmp_path / "s.db"), "run", "--lang", "python", option, value])
+    assert e.value.code == 2
+    assert says in capsys.readouterr().err
+    assert not (tmp_path / "s.db").exists()  # nothing was stored
+
+
+# --- runs and processes ------------------------------------------------------------------------------
+
+
+def _rounds(db: Path) -> int:
+    try:
+        with sqlite3.connect(db) as c:
+            return c.execute("SELECT count(*) FROM rounds").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def _harness_pids(marker: str) -> list[int]:
+    """Processes whose command line contains marker (a path unique to one test)."""
+    pids = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if marker in (d / "cmdline").read_bytes().decode(errors="replace"):
+                    pids.append(int(d.name))
+            except OSError:
+                continue
+    return pids
+
+
+def _start_run(tmp_path: Path, corpus_dir: Path) -> tuple[subprocess.Popen, list[str], Path, Path]:
+    """A python-harness run in a child process, with its temporary files under tmp_path/tmp."""
+    db, tmp = tmp_path / "s.db", tmp_path / "tmp"
+    tmp.mkdir()
+    base_argv = [sys.executable, "-m", "serbench.cli", "--db", str(db)]
+    args = ["run", "--lang", "python", "--lib", "orjson", "--lib", "cbor2", "--size", "1", "--size", "2"]
+    args += ["--corpus", str(corpus_dir), "--out", str(tmp_path / "out")]
+    p = subprocess.Popen(
+        base_argv + args,
+        env={**os.environ, "TMPDIR": str(tmp)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    return p, base_argv, db, tmp
+
+
+def _wait_for(pred, p: subprocess.Popen, what: str, limit_s: float = 300) -> None:
+    deadline = time.monotonic() + limit_s
+    while not pred():
+        assert p.poll() is None, f"the run ended before {what}: {p.stderr.read()}"
+        assert time.monotonic() < deadline, f"no {what} within {limit_s} s"
+        time.sleep(0.02)
+
+
+def test_sigterm_marks_the_run_interrupted_kills_the_harness_and_removes_temporary_files(tmp_path, corpus):
+    p, base_argv, db, tmp = _start_run(tmp_path, corpus[0])
+    # Send SIGTERM to the orchestrator alone (as `timeout` does) while a harness process is running.
+    _wait_for(lambda: _rounds(db) >= 2 and _harness_pids(str(tmp)), p, "a harness process")
+    os.kill(p.pid, signal.SIGTERM)
+    assert p.wait(timeout=30) == 143
+    assert "--resume" in p.stderr.read()
+    time.sleep(0.2)
+    assert _harness_pids(str(tmp)) == []  # no orphaned harness
+    assert list(tmp.iterdir()) == []  # no temporary folder left behind
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT status FROM runs").fetchone()[0] == "interrupted"
+    res = subprocess.run(base_argv + ["run", "--resume"], capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT status FROM runs").fetchone()[0] == "done"
+
+
+def test_resume_never_takes_a_run_that_a_live_process_executes_and_a_dead_ones_run_shows_interrupted(
+    tmp_path, corpus, capsys
+):
+    p, base_argv, db, _ = _start_run(tmp_path, corpus[0])
+    try:
+        _wait_for(lambda: _rounds(db) >= 1, p, "a first round")
+        run_id = Store(db).runs()[0]["id"]
+        code, line = _main(capsys, "--db", str(db), "run", "--resume")
+        assert code == 2 and line == "serbench: no interrupted run to resume"
+        code, line = _main(capsys, "--db", str(db), "run", "--resume", run_id)
+        assert code == 2 and line.startswith(
+            f"serbench: run {run_id} is being executed by another serbench process (pid {p.pid})"
+        )
+        assert main(["--db", str(db), "report", "--list"]) == 0
+        assert " running " in capsys.readouterr().out
+    finally:
+        p.kill()
+        p.wait()
+    # The process is gone without a word: the store still says running, everything else says interrupted.
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT status FROM runs").fetchone()[0] == "running"
+    assert main(["--db", str(db), "report", "--list"]) == 0
+    assert " interrupted " in capsys.readouterr().out
+    assert main(["--db", str(db), "report"]) == 0
+    out = capsys.readouterr()
+    assert f"finish it with: ./serbench run --resume {run_id}" in out.err
+    assert f"run {run_id} is unfinished (interrupted)" in out.out
+
+
+class SlowHarness(Harness):
+    """A harness whose build takes a while and records when it ran."""
+
+    name = "slow"
+    folder = "slow"
+
+    def __init__(self, root: Path, log: Path | None = None):
+        super().__init__(root, BuildOptions())
+        self.log = log
+
+    def build(self) -> None:
+        with open(self.log, "a") as f:
+            f.write(f"start {os.getpid()}\n")
+        time.sleep(0.5)
+        with open(self.log, "a") as f:
+            f.write(f"end {os.getpid()}\n")
+
+    def command(self) -> list[str]:
+        return [sys.executable]
+
+
+# A serbench-like process: builds the slow harness, says so, then "runs" with it for hold_s seconds.
+USER = """
+import sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from test_cli_edges import SlowHarness
+h = SlowHarness(Path(sys.argv[2]), Path(sys.argv[2]) / "log")
+h.build_and_hold(lambda m: print(m, flush=True))
+h.build_and_hold(lambda m: print(m, flush=True))  # a second build in one process converts its own lock
+time.sleep(float(sys.argv[3]))
+"""
+
+
+def test_two_processes_never_build_one_harness_at_once_nor_while_it_is_in_use(tmp_path):
+    (tmp_path / "slow").mkdir()
+    script = tmp_path / "user.py"
+    script.write_text(USER)
+    here = str(Path(__file__).parent)
+
+    def start(hold_s: float) -> subprocess.Popen:
+        argv = [sys.executable, str(script), here, str(tmp_path), str(hold_s)]
+        return subprocess.Popen(argv, stdout=subprocess.PIPE, text=True)
+
+    a = start(1.5)  # a run: builds, then uses the harness for 1.5 s (shared lock)
+    while not (tmp_path / "log").exists() or "end" not in (tmp_path / "log").read_text():
+        time.sleep(0.02)
+    b = start(0)
+    assert a.wait(timeout=60) == 0 and b.wait(timeout=60) == 0
+    steps = (tmp_path / "log").read_text().split("\n")[:-1]
+    pa, pb = a.pid, b.pid
+    # b waited for a's run to end before it built: nothing of b's interleaves with a's.
+    assert steps == [f"start {pa}", f"end {pa}"] * 2 + [f"start {pb}", f"end {pb}"] * 2
+    assert "waiting: another serbench process is building or running the slow harness" in b.stdout.read()
+
+
+def test_a_long_build_step_says_it_is_still_working_and_what_it_printed_last(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(base, "HEARTBEAT_S", 0.2)
+    h = SlowHarness(tmp_path, [])
+    h._run_step(["sh", "-c", "echo Compiling serde v1.0.228; sleep 0.7"], "cargo build", cwd=tmp_path)
+    err = capsys.readouterr().err
+    assert "slow: cargo build: still working after 0 s (Compiling serde v1.0.228)" in err
+
+
+def test_list_never_builds_and_names_what_is_not_built(capsys, tmp_path, monkeypatch):
+    def no_build(self):
+        raise AssertionError("list built a harness")
+
+    monkeypatch.setattr(PythonHarness, "build", no_build)
+    monkeypatch.setattr(PythonHarness, "is_built", lambda self: False)
+    code = main(["--db", str(tmp_path / "s.db"), "list", "--lang", "python"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "python: not built; `serbench build --lang python` builds it" in err
+    assert "serbench: no harness is built yet" in err
