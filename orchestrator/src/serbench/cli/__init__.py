@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import secrets
+import shlex
 import subprocess
 import sys
 import time
@@ -20,6 +22,7 @@ from pathlib import Path
 from .. import envinfo, runner
 from ..compare import compare
 from ..compare import render as render_compare
+from ..compare import to_json as compare_json
 from ..corpus import build as corpus
 from ..corpus.formats import FormatError
 from ..corpus.generator import DEFAULT_SEED
@@ -49,9 +52,10 @@ def say(msg: str) -> None:
 # --- run ------------------------------------------------------------------------------------------
 
 
-def _datasets(args, manifest: dict, user: list[corpus.Dataset]) -> list[str]:
+def _datasets(args, manifest: dict, user: list[corpus.UserFile]) -> list[str]:
     """The datasets the filters name; by default the schemaless sizes 1-5 and every typed dataset."""
-    names = [f"size-{n}" for n in args.size] + list(args.dataset) + [d.id for d in user]
+    names = [f"size-{n}" for n in args.size] + list(args.dataset)
+    names += corpus.user_dataset_names(user, getattr(args, "data_bytes", "both"))
     if names:
         return names
     typed = [d["dataset"] for d in manifest["datasets"] if d["kind"] == "typed"]
@@ -102,11 +106,9 @@ def cmd_run(args) -> int:
         code_size=args.code_size or mode.name == "full",
     )
     hs = _usable_harnesses(args, options)
-    _build(hs)
-    user = [corpus.load_user_file(Path(p)) for p in args.data]
-    say("writing the corpus (skipped when up to date)...")
     corpus_dir = Path(args.corpus)
-    manifest = corpus.ensure_corpus(corpus_dir, args.seed, user)
+    manifest, user = _corpus(corpus_dir, args.seed, args.data)  # before the build: a bad --data file fails fast
+    _build(hs)
     listings = {h.name: runner.listing(h) for h in hs}
     cells = runner.plan(
         hs,
@@ -130,6 +132,7 @@ def cmd_run(args) -> int:
                 "size",
                 "dataset",
                 "data",
+                "data_bytes",
                 "mode",
                 "seed",
                 "corpus",
@@ -142,12 +145,14 @@ def cmd_run(args) -> int:
             )
         }
         saved["rounds"], saved["budget_ms"] = mode.rounds, mode.budget_ms
+        saved |= _command_line(args)
         db.create_run(run_id, mode.name, saved, envinfo.collect(ROOT, hs), manifest)
     n_real = sum(1 for c in cells if not c.bench.get("baseline"))
     say(f"run {run_id}: {n_real} cells + {len(cells) - n_real} baselines, {mode.rounds} rounds, {mode.name} mode")
     t0 = time.monotonic()
     try:
-        runner.run_cells(db, run_id, cells, mode, args.seed, ProgressBar())
+        with runner.recording_load(db, run_id, _command_line(args)["argv"]):
+            runner.run_cells(db, run_id, cells, mode, args.seed, ProgressBar())
     except KeyboardInterrupt:
         db.finish_run(run_id, "interrupted")
         say(f"\ninterrupted; finished cells are saved. Continue with: ./serbench run --resume {run_id}")
@@ -159,8 +164,16 @@ def cmd_run(args) -> int:
     run_row, cell_rows = db.run(run_id), db.cells(run_id)
     (out / "report.md").write_text(markdown.render(run_row, cell_rows))
     print(markdown.summary(run_row, cell_rows))
+    for warning in markdown.run_warnings(run_row, cell_rows):
+        say(f"warning: {warning}")
     say(f"done in {time.monotonic() - t0:.0f} s; report: {out / 'report.md'}; store: {args.db} (run {run_id})")
     return EXIT_OK
+
+
+def _command_line(args) -> dict:
+    """The exact command line, as typed (stored with the run and shown at the top of its report)."""
+    argv = list(getattr(args, "invocation", None) or sys.argv[1:])
+    return {"argv": argv, "command_line": shlex.join(["serbench", *argv]), "cwd": os.getcwd()}
 
 
 # --- the other subcommands --------------------------------------------------------------------------
@@ -181,19 +194,25 @@ def cmd_list(args) -> int:
     return EXIT_OK
 
 
+def _corpus(dest: Path, seed: int, data: list[str]) -> tuple[dict, list[corpus.UserFile]]:
+    """The corpus with the user's --data files: only what is missing is written, with progress."""
+    user = corpus.open_user_files(data)
+    return corpus.ensure_corpus(dest, seed, user, progress=ProgressBar(), note=say), user
+
+
 def cmd_corpus(args) -> int:
-    user = [corpus.load_user_file(Path(p)) for p in args.data]
-    m = corpus.write_corpus(Path(args.out), args.seed, user)
+    m, _ = _corpus(Path(args.out), args.seed, args.data)
+    w = max(14, *(len(d["dataset"]) for d in m["datasets"]))
     print(
-        f"{'dataset':<14} {'hash':<16} " + " ".join(f"{f:>12}" for f in ("json", "msgpack", "cbor", "bson", "ubjson"))
+        f"{'dataset':<{w}} {'hash':<16} " + " ".join(f"{f:>12}" for f in ("json", "msgpack", "cbor", "bson", "ubjson"))
     )
     for d in m["datasets"]:
         sizes = " ".join(
             f"{d['files'][f]['bytes'] if f in d['files'] else '-':>12}"
             for f in ("json", "msgpack", "cbor", "bson", "ubjson")
         )
-        print(f"{d['dataset']:<14} {d['hash']:<16} {sizes}")
-    say(f"wrote {sum(len(d['files']) for d in m['datasets'])} files and manifest.json to {args.out}")
+        print(f"{d['dataset']:<{w}} {d['hash']:<16} {sizes}")
+    say(f"{sum(len(d['files']) for d in m['datasets'])} files and manifest.json in {args.out}")
     return EXIT_OK
 
 
@@ -227,34 +246,13 @@ def cmd_report(args) -> int:
 def cmd_compare(args) -> int:
     db = Store(Path(args.db))
     a, b = _pick_run(db, args.run_a), _pick_run(db, args.run_b)
-    rows, geo = compare(db, a["id"], b["id"])
-    if not rows:
-        raise UserError("the two runs share no measured cell")
-    rounds = (json.loads(a["args_json"]).get("rounds", 0), json.loads(b["args_json"]).get("rounds", 0))
-    if args.format == "json":
-        print(
-            json.dumps(
-                {
-                    "rows": [
-                        {
-                            "key": r.key,
-                            "a_ns": r.a_ns,
-                            "b_ns": r.b_ns,
-                            "ratio": r.ratio,
-                            "ci": r.ci,
-                            "p": r.p,
-                            "p_adjusted": r.p_adj,
-                            "verdict": r.verdict,
-                        }
-                        for r in rows
-                    ],
-                    "geomean": geo,
-                },
-                indent=1,
-            )
+    result = compare(db, a["id"], b["id"])
+    if not result.rows:
+        raise UserError(
+            f"runs {a['id']} and {b['id']} share no measured cell ({len(result.not_compared)} cells measured in one "
+            "only); compare runs of the same benchmarks"
         )
-    else:
-        sys.stdout.write(render_compare(rows, geo, a["id"], b["id"], rounds))
+    sys.stdout.write(compare_json(result) + "\n" if args.format == "json" else render_compare(result))
     return EXIT_OK
 
 
@@ -362,7 +360,14 @@ def parser() -> argparse.ArgumentParser:
                 action="append",
                 default=[],
                 metavar="FILE",
-                help="your own .json/.msgpack/.cbor document (a map at the root)",
+                help="your own .json/.msgpack/.cbor document (a map at the root; repeatable)",
+            )
+            s.add_argument(
+                "--data-bytes",
+                choices=corpus.DATA_BYTES,
+                default="both",
+                help="measure each --data file re-encoded by serbench in every format (dataset user-NAME), "
+                "its exact bytes in its own format (user-NAME.original), or both (default)",
             )
 
     s = sub.add_parser("run", help="build what is missing, write the corpus, run, store and report")
@@ -439,6 +444,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    args.invocation = list(sys.argv[1:] if argv is None else argv)  # not overwritten by --resume
     try:
         return args.fn(args)
     except UserError as e:
