@@ -98,6 +98,14 @@ class Store:
     def finish_run(self, run_id: str, status: str = "done") -> None:
         self.db.execute("UPDATE runs SET finished_at=?, status=? WHERE id=?", (time.time(), status, run_id))
 
+    def append_run_env(self, run_id: str, key: str, value) -> None:
+        """Append `value` to the list `key` of the run's env_json (facts gathered while it runs)."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            env = json.loads(self.run(run_id)["env_json"])
+            env.setdefault(key, []).append(value)
+            self.db.execute("UPDATE runs SET env_json=? WHERE id=?", (json.dumps(env), run_id))
+
     def run(self, run_id: str) -> sqlite3.Row | None:
         return self.db.execute("SELECT * FROM runs WHERE id=?", (run_id,)).fetchone()
 
