@@ -383,3 +383,19 @@ def test_ensure_corpus_rewrites_the_standard_corpus_when_its_code_changed(tmp_pa
     monkeypatch.setattr(build, "code_fingerprint", lambda: "edited")
     ensure_corpus(tmp_path, 5, [])
     assert _mtimes(tmp_path) != first
+
+
+def test_resuming_a_run_whose_data_file_changed_since_is_refused(capsys, tmp_path, cdir):
+    f = tmp_path / "mine.json"
+    f.write_text('{"a": 1}')
+    m = ensure_corpus(cdir, DEFAULT_SEED, open_user_files([f]))
+    saved = {"lang": ["python"], "lib": [], "format": [], "test": [], "size": [], "dataset": [], "data": [str(f)]}
+    saved |= {"data_bytes": "both", "mode": "quick", "seed": DEFAULT_SEED, "corpus": str(cdir), "rounds": 3}
+    saved |= {"build_profile": "speed", "compiler": "default", "code_size": False, "out": str(tmp_path), "budget_ms": 9}
+    store = Store(tmp_path / "s.db")
+    store.create_run("r1", "quick", saved, {}, m)
+    store.close()
+    f.write_text('{"a": 2}')
+    code, err = _main(capsys, "--db", str(tmp_path / "s.db"), "run", "--resume", "r1")
+    assert code == 2 and err[-1].startswith(f"serbench: {f} changed since run r1 started (object hash "), err
+    assert err[-1].endswith("restore it, or start a new run instead of --resume")

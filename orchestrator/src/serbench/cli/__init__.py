@@ -93,6 +93,8 @@ def cmd_run(args) -> int:
         run_id, saved = prev["id"], json.loads(prev["args_json"])
         for k, v in saved.items():
             setattr(args, k, v)
+        if "data_bytes" not in saved:
+            args.data_bytes = "reencoded"  # a run from before --data-bytes measured the re-encoded data only
         say(f"resuming run {run_id}")
     else:
         run_id = None
@@ -108,6 +110,8 @@ def cmd_run(args) -> int:
     hs = _usable_harnesses(args, options)
     corpus_dir = Path(args.corpus)
     manifest, user = _corpus(corpus_dir, args.seed, args.data)  # before the build: a bad --data file fails fast
+    if run_id is not None:
+        _same_data(run_id, json.loads(prev["manifest_json"]), manifest)
     _build(hs)
     listings = {h.name: runner.listing(h) for h in hs}
     cells = runner.plan(
@@ -197,7 +201,30 @@ def cmd_list(args) -> int:
 def _corpus(dest: Path, seed: int, data: list[str]) -> tuple[dict, list[corpus.UserFile]]:
     """The corpus with the user's --data files: only what is missing is written, with progress."""
     user = corpus.open_user_files(data)
-    return corpus.ensure_corpus(dest, seed, user, progress=ProgressBar(), note=say), user
+    bar = ProgressBar()
+
+    def progress(done: int, total: int, label: str) -> None:
+        nonlocal bar
+        if done == 0:
+            bar = ProgressBar()  # each step (standard corpus, each user file) has its own bar and ETA
+        bar(done, total, label)
+
+    return corpus.ensure_corpus(dest, seed, user, progress=progress, note=say), user
+
+
+def _same_data(run_id: str, before: dict, now: dict) -> None:
+    """A resumed run must measure the data its finished rounds measured (a --data file edited since, or
+    a corpus made by other generator code, would mix two documents under one dataset name)."""
+    old = {d["dataset"]: d for d in before.get("datasets", [])}
+    for d in now["datasets"]:
+        o = old.get(d["dataset"])
+        if o is not None and o["hash"] != d["hash"]:
+            source = (d.get("source") or {}).get("path")
+            what = f"{source} changed" if source else f"dataset {d['dataset']} changed (other generator code or seed)"
+            raise UserError(
+                f"{what} since run {run_id} started (object hash {o['hash']} -> {d['hash']}); its finished rounds "
+                "measured the old data: restore it, or start a new run instead of --resume"
+            )
 
 
 def cmd_corpus(args) -> int:
