@@ -20,7 +20,7 @@ NOISY_RUN_RCV = 2 * NOISY_RCV  # a run whose median robust CV is above this is c
 # A cell's warning flags, stored in its `noisy` column as bits (no schema change): 1 noisy, 2 bimodal.
 FLAG_NOISY, FLAG_BIMODAL = 1, 2
 
-# Bimodality (`bimodal`): tuned by simulation (tests/test_stats.py pins the rates).
+# Bimodality (`bimodal`): tuned by simulation (tests/test_trust.py pins the rates).
 BIMODAL_MIN_SAMPLES = 20  # below this a gap between clusters cannot be told from chance
 BIMODAL_MIN_SHARE = 0.10  # each cluster holds at least 10% of the samples (and 3): not a few outliers
 BIMODAL_GAP_SD = 2.0  # the empty gap spans at least 2 robust SDs of the wider cluster
@@ -102,9 +102,10 @@ def bimodal(xs: list[float]) -> Modes | None:
     least 2 robust SDs (1.4826 MAD, Rousseeuw & Croux 1993) of the wider cluster, so Ashman's D
     (Ashman, Bird & Zepf 1994, AJ 108: D = sqrt(2)|m1-m2| / sqrt(s1^2+s2^2) > 2 for a clean
     separation) is above 2 even counting the gap alone, and when their medians differ by 10% or more.
-    On a log scale the rule does not depend on units. Simulated false positives (tests/test_stats.py):
-    about 2% of unimodal log-normal cells of 20 samples, none from 30; a 2.4x split of 34% is found
-    in 99%."""
+    On a log scale the rule does not depend on units. Seeded simulations (tests/test_trust.py) pin its
+    error rates: at most 3% of unimodal log-normal cells of 20 samples and 1% of 30 to 350 are flagged
+    (CV 1% to 30%), and two clusters 2.4x apart holding a third or a half of 30+ samples are found in at
+    least 97%."""
     n = len(xs)
     if n < BIMODAL_MIN_SAMPLES or min(xs) <= 0:
         return None
