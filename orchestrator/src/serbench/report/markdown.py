@@ -132,10 +132,9 @@ def _user_data(manifest: dict, used: set[str]) -> list[str]:
     out = ["", "## Your data", ""]
     for entries in by_path.values():
         src = entries[0]["source"]
-        out.append(
-            f"- `{src['path']}`: {src['bytes']:,} B ({fmt_bytes(src['bytes'])}) of {src['format'].upper()}, "
-            f"SHA-256 `{src['sha256']}`."
-        )
+        size = f"{src['bytes']:,} B" + (f" ({fmt_bytes(src['bytes'])})" if src["bytes"] >= 1000 else "")
+        kind = {"json": "JSON", "msgpack": "MessagePack", "cbor": "CBOR"}.get(src["format"], src["format"])
+        out.append(f"- `{src['path']}`: {size} of {kind}, SHA-256 `{src['sha256']}`.")
         for e in entries:
             if e.get("original"):
                 out.append(
