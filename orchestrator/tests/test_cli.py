@@ -57,7 +57,7 @@ def test_malformed_data_file_is_one_line_and_exit_2(capsys, tmp_path, corpus):
         "--corpus",
         str(corpus[0]),
     )
-    assert code == 2 and line.startswith("serbench: invalid JSON"), line
+    assert code == 2 and line.startswith(f"serbench: {bad}: invalid JSON at line 1, column 10"), line
     assert "Traceback" not in line
 
 
@@ -72,7 +72,7 @@ def test_missing_data_file_is_exit_2(capsys, tmp_path):
         "--data",
         str(tmp_path / "nope.json"),
     )
-    assert code == 2 and "No such file" in line
+    assert code == 2 and line == f"serbench: {tmp_path / 'nope.json'}: no such file; check the path"
 
 
 def test_missing_toolchain_names_the_fix_and_exits_3(capsys, tmp_path, monkeypatch):

@@ -120,21 +120,3 @@ def test_ubjson_optimised_and_plain_decode_to_the_same_hash():
     b = DECODERS["ubjson-plain"](FORMATS["ubjson-plain"].encode(doc))
     assert hash_value(a) == hash_value(b) == hash_value(doc)
     assert b"$" in FORMATS["ubjson"].encode({"a": [1.5, 2.5]}) and b"#" in FORMATS["ubjson"].encode({})
-
-
-def test_a_corpus_made_by_other_generator_code_is_rewritten(tmp_path, monkeypatch):
-    from serbench.corpus import build
-
-    calls = []
-    monkeypatch.setattr(build, "write_corpus", lambda dest, seed, user: calls.append(seed) or {"ok": True})
-    stale = {
-        "generator_version": generator.GENERATOR_VERSION,
-        "hash_version": 1,
-        "seed": 5,
-        "code_sha256": "old",
-        "datasets": [],
-    }
-    (tmp_path / "manifest.json").write_text(json.dumps(stale))
-    assert build.ensure_corpus(tmp_path, 5, []) == {"ok": True} and calls == [5]
-    (tmp_path / "manifest.json").write_text(json.dumps({**stale, "code_sha256": build.code_fingerprint()}))
-    assert build.ensure_corpus(tmp_path, 5, [])["code_sha256"] == build.code_fingerprint() and calls == [5]

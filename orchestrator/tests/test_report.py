@@ -30,7 +30,30 @@ MANIFEST = {
         }
     ]
 }
-ENV = {"cpu_model": "Test CPU", "cores": 2, "governor": "performance", "kernel": "6.0", "git_commit": "abc123"}
+ENV = {
+    "cpu_model": "Test CPU",
+    "cores": 2,
+    "governor": "performance",
+    "kernel": "6.0",
+    "git_commit": "abc123",
+    "git_dirty": True,
+    "git_status": [" M orchestrator/src/serbench/stats.py", "?? notes.txt"],
+    "git_status_count": 2,
+    "load": [
+        {
+            "wall_s": 60.0,
+            "loadavg_before": [0.25, 0.3, 0.2],
+            "loadavg_after": [1.1, 0.6, 0.3],
+            "cpu_own_s": 58.0,
+            "cpu_busy_s": 60.4,
+            "cpu_capacity_s": 120.0,
+            "cpu_other_s": 2.4,
+            "other_share": 0.02,
+            "argv": ["run", "--lang", "python"],
+        }
+    ],
+}
+ARGS = {"rounds": 3, "argv": ["run", "--lang", "python"], "command_line": "serbench run --lang python", "cwd": "/work"}
 
 
 def _cell(
@@ -81,7 +104,7 @@ def _cell(
 
 
 def make_run(store: Store, run_id: str, speed: float = 1.0) -> None:
-    store.create_run(run_id, "quick", {"rounds": 3}, ENV, MANIFEST)
+    store.create_run(run_id, "quick", ARGS, ENV, MANIFEST)
     store.db.execute("UPDATE runs SET started_at=0 WHERE id=?", (run_id,))
     _cell(store, run_id, "copy-input", "tree", "json", 100, is_baseline=True)
     _cell(store, run_id, "copy-input", "tree", "msgpack", 90, is_baseline=True)
@@ -149,13 +172,15 @@ def test_compare_says_not_significant_when_three_rounds_cannot_be(tmp_path):
     store = Store(tmp_path / "s.db")
     make_run(store, "run-a")
     make_run(store, "run-b", speed=0.5)
-    rows, geo = compare(store, "run-a", "run-b", n_boot=100)
+    cmp = compare(store, "run-a", "run-b", n_boot=100)
+    rows, geo = cmp.rows, cmp.geo
     assert {r.key[1] for r in rows} == {"fastjson", "slowjson", "packer"}
     fast = next(r for r in rows if r.key[1] == "fastjson" and r.key[2] == "tree")
     assert fast.ratio < 0.5 and fast.ci[1] < 1  # clearly faster by the CI...
     assert fast.verdict == "not significant"  # ...but 3 vs 3 rounds cannot give p < 0.05
-    assert geo["slowjson"] == 1.0
-    text = render(rows, geo, "run-a", "run-b", (3, 3))
+    assert fast.mark == "†"  # ...and the row says the two are explained below
+    assert geo["slowjson"].value == 1.0
+    text = render(cmp)
     _snapshot("compare.md", text)
     assert "smallest possible p is 0.100" in text
 

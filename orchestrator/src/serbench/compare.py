@@ -1,10 +1,13 @@
 """`serbench compare RUN_A RUN_B`: per-cell ratio with a CI, a significance verdict, and the geometric
-mean per library (DESIGN §6)."""
+mean per library with its own CI (DESIGN §6). It also says what it could not compare, and when the two
+runs are the same run or come from different machines or settings (docs/methodology.md, "compare")."""
 
 from __future__ import annotations
 
+import json
+import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import median
 
 from . import stats
@@ -13,6 +16,23 @@ from .store import Store
 
 ALPHA = 0.05
 KEY = ("harness", "bench", "test", "dataset", "format")
+
+# Marks on rows where the CI and the verdict seem to disagree; both are explained under the table.
+CI_ONLY, TEST_ONLY = "†", "‡"
+
+MACHINE = (("cpu_model", "CPU"), ("cores", "cores"), ("kernel", "kernel"), ("governor", "CPU governor"))
+SETTINGS = (
+    ("rounds", "rounds"),
+    ("budget_ms", "budget (ms)"),
+    ("build_profile", "build profile"),
+    ("compiler", "compiler"),
+    ("seed", "seed"),
+)
+MANIFEST = (
+    ("hash_version", "hash version"),
+    ("generator_version", "generator version"),
+    ("code_sha256", "corpus generator code"),
+)
 
 
 @dataclass
@@ -26,6 +46,33 @@ class Row:
     p: float
     p_adj: float = 1.0
     verdict: str = ""
+    mark: str = ""  # CI_ONLY or TEST_ONLY when the CI and the verdict need the legend's explanation
+    boots: list[float] = field(default_factory=list, repr=False)
+
+
+@dataclass(frozen=True)
+class Geo:
+    """Geometric mean of a library's ratios, with a 95% bootstrap CI over its cells."""
+
+    value: float
+    ci: tuple[float, float]
+    cells: int
+
+
+@dataclass
+class Comparison:
+    run_a: str
+    run_b: str
+    rows: list[Row]
+    geo: dict[str, Geo]
+    not_compared: list[tuple[tuple, str]]  # (cell key, why: only in one run, or not ok in one)
+    rounds: tuple[int, int]
+    same_run: bool = False
+    machine: list[str] = field(default_factory=list)  # what differs between the two machines
+    settings: list[str] = field(default_factory=list)  # ... between the runs' settings and corpora
+    versions: list[str] = field(default_factory=list)  # library versions that differ (often the point)
+    commits: tuple[str | None, str | None] = (None, None)
+    dirty: tuple[bool, bool] = (False, False)  # ran from a working tree with uncommitted changes
 
 
 def _value(rounds, base, rng):
@@ -33,22 +80,85 @@ def _value(rounds, base, rng):
     return v - median(stats._resample(base, rng)) if base else v
 
 
-def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int = 1) -> tuple[list[Row], dict]:
-    def cells(run_id):
-        rows = store.cells(run_id)
-        by_bench = {(r["harness"], r["bench"], r["dataset"], r["format"]): r for r in rows}
-        out = {}
-        for r in rows:
-            if r["status"] != "ok" or r["is_baseline"] or r["median_ns"] is None:
-                continue
-            base = by_bench.get((r["harness"], r["baseline_bench"], r["dataset"], r["format"]))
-            out[tuple(r[k] for k in KEY)] = (r, base)
-        return out
+def _cells(store: Store, run_id: str) -> tuple[dict, dict]:
+    """(measured cells with their baselines, every non-baseline cell) by KEY."""
+    rows = store.cells(run_id)
+    by_bench = {(r["harness"], r["bench"], r["dataset"], r["format"]): r for r in rows}
+    measured, every = {}, {}
+    for r in rows:
+        if r["is_baseline"]:
+            continue
+        key = tuple(r[k] for k in KEY)
+        every[key] = r
+        if r["status"] == "ok" and r["median_ns"] is not None:
+            measured[key] = (r, by_bench.get((r["harness"], r["baseline_bench"], r["dataset"], r["format"])))
+    return measured, every
 
-    ca, cb = cells(run_a), cells(run_b)
+
+def _why_not(key, every_a: dict, every_b: dict) -> str:
+    def state(every: dict, side: str) -> str:
+        c = every.get(key)
+        if c is None:
+            return f"not in {side}"
+        reason = f" ({(c['reason'] or '').splitlines()[0][:80]})" if c["reason"] else ""
+        return f"{c['status']} in {side}{reason}"
+
+    return "; ".join(state(e, side) for e, side in ((every_a, "A"), (every_b, "B")))
+
+
+def geomean_ci(rows: list[Row], rng: random.Random, n_boot: int, level: float = 0.95) -> tuple[float, float]:
+    """Two-level bootstrap of the geometric mean: cells with replacement, then one bootstrap ratio of
+    each chosen cell (Davison & Hinkley 1997, §3.8), so a library with one cell still gets that cell's
+    uncertainty, and one with many cells gets the spread between them."""
+    cells = [r.boots for r in rows if r.boots]
+    if not cells:
+        return (math.nan, math.nan)
+    out = []
+    for _ in range(n_boot):
+        picked = [cells[rng.randrange(len(cells))] for _ in cells]
+        out.append(stats.geomean([b[rng.randrange(len(b))] for b in picked]))
+    out.sort()
+    a = (1 - level) / 2
+    return stats._percentile(out, a), stats._percentile(out, 1 - a)
+
+
+def _differences(a: dict, b: dict, fields) -> list[str]:
+    return [f"{label}: {a.get(k)!s} (A) vs {b.get(k)!s} (B)" for k, label in fields if a.get(k) != b.get(k)]
+
+
+def _context(store: Store, cmp: Comparison) -> None:
+    """What differs between the two runs besides the libraries: machine, settings, corpus, versions."""
+    ra, rb = store.run(cmp.run_a), store.run(cmp.run_b)
+    ea, eb = json.loads(ra["env_json"]), json.loads(rb["env_json"])
+    aa, ab = json.loads(ra["args_json"]), json.loads(rb["args_json"])
+    ma, mb = json.loads(ra["manifest_json"]), json.loads(rb["manifest_json"])
+    cmp.commits = (ea.get("git_commit"), eb.get("git_commit"))
+    cmp.machine = _differences(ea, eb, MACHINE)
+    cmp.settings = [f"mode: {ra['mode']} (A) vs {rb['mode']} (B)"] if ra["mode"] != rb["mode"] else []
+    cmp.settings += _differences(aa, ab, SETTINGS) + _differences(ma, mb, MANIFEST)
+    ha, hb = ea.get("harnesses") or {}, eb.get("harnesses") or {}
+    for h in sorted(ha.keys() & hb.keys()):
+        for k in sorted(set(ha[h]) | set(hb[h])):
+            if k != "packages" and ha[h].get(k) != hb[h].get(k):
+                cmp.settings.append(f"{h} harness {k}: {ha[h].get(k)} (A) vs {hb[h].get(k)} (B)")
+    hashes_a = {d["dataset"]: d["hash"] for d in ma.get("datasets", [])}
+    hashes_b = {d["dataset"]: d["hash"] for d in mb.get("datasets", [])}
+    compared = {r.key[3] for r in cmp.rows}
+    changed = sorted(d for d in compared if hashes_a.get(d) != hashes_b.get(d))
+    if changed:
+        cmp.settings.append(f"datasets with other data (object hash differs): {', '.join(changed)}")
+    cmp.dirty = (bool(ea.get("git_dirty")), bool(eb.get("git_dirty")))
+
+
+def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int = 1) -> Comparison:
+    ca, every_a = _cells(store, run_a)
+    cb, every_b = _cells(store, run_b)
     rows: list[Row] = []
+    versions: set[str] = set()
     for key in sorted(ca.keys() & cb.keys()):
         (ra, ba), (rb, bb) = ca[key], cb[key]
+        if ra["version"] != rb["version"]:
+            versions.add(f"{ra['library']} {ra['version']} (A) vs {rb['version']} (B)")
         sa, sb = list(store.samples(ra["id"]).values()), list(store.samples(rb["id"]).values())
         bsa = list(store.samples(ba["id"]).values()) if ba else None
         bsb = list(store.samples(bb["id"]).values()) if bb else None
@@ -60,37 +170,76 @@ def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int =
             va, vb = _value(sa, bsa, rng), _value(sb, bsb, rng)
             if va > 0:
                 boots.append(vb / va)
-        boots.sort()
-        ci = (stats._percentile(boots, 0.025), stats._percentile(boots, 0.975)) if boots else (float("nan"),) * 2
+        ordered = sorted(boots)
+        ci = (stats._percentile(ordered, 0.025), stats._percentile(ordered, 0.975)) if boots else (math.nan,) * 2
         # The test compares round medians: rounds are the independent units (fresh processes).
         p = stats.mann_whitney_p([median(r) for r in sa], [median(r) for r in sb])
-        rows.append(Row(key, ra["library"], a_ns, b_ns, b_ns / a_ns if a_ns > 0 else float("nan"), ci, p))
+        ratio = b_ns / a_ns if a_ns > 0 else math.nan
+        rows.append(Row(key, ra["library"], a_ns, b_ns, ratio, ci, p, boots=[b for b in boots if b > 0]))
     for row, adj in zip(rows, stats.holm([r.p for r in rows]), strict=True):
         row.p_adj = adj
-        if adj < ALPHA:
-            row.verdict = "faster" if row.ratio < 1 else "slower"
-        else:
-            row.verdict = "not significant"
-    geo: dict[str, float] = {}
+        significant = adj < ALPHA
+        row.verdict = ("faster" if row.ratio < 1 else "slower") if significant else "not significant"
+        excludes_one = row.ci[0] > 1 or row.ci[1] < 1
+        if excludes_one != significant:
+            row.mark = CI_ONLY if excludes_one else TEST_ONLY
+    geo: dict[str, Geo] = {}
+    rng = random.Random(seed)
     for lib in sorted({r.library for r in rows}):
-        geo[lib] = stats.geomean([r.ratio for r in rows if r.library == lib])
-    return rows, geo
+        mine = [r for r in rows if r.library == lib]
+        geo[lib] = Geo(stats.geomean([r.ratio for r in mine]), geomean_ci(mine, rng, n_boot), len(mine))
+    keys = sorted(every_a.keys() | every_b.keys())
+    not_compared = [(k, _why_not(k, every_a, every_b)) for k in keys if not (k in ca and k in cb)]
+    rounds_of = (json.loads(store.run(r)["args_json"]).get("rounds", 0) for r in (run_a, run_b))
+    cmp = Comparison(run_a, run_b, rows, geo, not_compared, tuple(rounds_of), same_run=run_a == run_b)
+    cmp.versions = sorted(versions)
+    _context(store, cmp)
+    return cmp
 
 
-def render(rows: list[Row], geo: dict, run_a: str, run_b: str, rounds: tuple[int, int]) -> str:
+def _fmt_ci(ci: tuple[float, float]) -> str:
+    return "–" if any(math.isnan(x) for x in ci) else f"{ci[0]:.3f} – {ci[1]:.3f}"
+
+
+def render(cmp: Comparison) -> str:
+    rows = cmp.rows
     out = [
-        f"# serbench compare: {run_a} (A) vs {run_b} (B)",
+        f"# serbench compare: {cmp.run_a} (A) vs {cmp.run_b} (B)",
         "",
         "Ratio = B / A of net time per operation (below 1: B is faster). CI: 95% bootstrap. "
         "Significance: two-sided Mann-Whitney U on round medians, Holm-adjusted over all "
         f"{len(rows)} cells, α = {ALPHA}.",
         "",
     ]
-    floor = stats.min_possible_p(*rounds)
+    if cmp.same_run:
+        out += [
+            f"> **⚠ A and B are the same run ({cmp.run_a}):** every ratio is 1 by construction and nothing can "
+            "differ. Compare two different runs (`serbench report --list` lists them).",
+            "",
+        ]
+    if cmp.machine:
+        out += [
+            "> **⚠ Different machines:** " + "; ".join(cmp.machine) + ". The ratios mix the machines' speed with "
+            "the libraries'; compare runs made on one machine.",
+            "",
+        ]
+    if cmp.settings:
+        out += [
+            "> **⚠ Different settings:** " + "; ".join(cmp.settings) + ". A difference may come from these, "
+            "not from the libraries.",
+            "",
+        ]
+    if cmp.commits[0] != cmp.commits[1] or any(cmp.dirty):
+        sides = [
+            f"{commit} ({side}{', dirty working tree' if dirty else ''})"
+            for commit, side, dirty in zip(cmp.commits, "AB", cmp.dirty, strict=True)
+        ]
+        out += [f"Commits: {', '.join(sides)}.", ""]
+    floor = stats.min_possible_p(*cmp.rounds) if all(cmp.rounds) else 1.0
     if floor >= ALPHA:
         out += [
-            f"Note: with {rounds[0]} and {rounds[1]} rounds the smallest possible p is {floor:.3f}, so no cell "
-            "can be significant; run both in full mode (`--mode full`) for a verdict.",
+            f"Note: with {cmp.rounds[0]} and {cmp.rounds[1]} rounds the smallest possible p is {floor:.3f}, so no "
+            "cell can be significant; run both in full mode (`--mode full`) for a verdict.",
             "",
         ]
     out += [
@@ -101,8 +250,78 @@ def render(rows: list[Row], geo: dict, run_a: str, run_b: str, rounds: tuple[int
         h, b, t, d, f = r.key
         out.append(
             f"| {h} | {b} | {t} | {d} | {f} | {fmt_ns(r.a_ns)} | {fmt_ns(r.b_ns)} | {r.ratio:.3f} | "
-            f"{r.ci[0]:.3f} – {r.ci[1]:.3f} | {r.p_adj:.3g} | {r.verdict} |"
+            f"{_fmt_ci(r.ci)} | {r.p_adj:.3g} | {r.verdict}{(' ' + r.mark) if r.mark else ''} |"
         )
-    out += ["", "Geometric mean of B/A per library:", "", "| Library | Geomean B/A |", "|---|---|"]
-    out += [f"| {lib} | {g:.3f} |" for lib, g in geo.items()]
+    n_rounds = f"{cmp.rounds[0]} and {cmp.rounds[1]}" if cmp.rounds[0] != cmp.rounds[1] else str(cmp.rounds[0])
+    if any(r.mark == CI_ONLY for r in rows):
+        out += [
+            "",
+            f"{CI_ONLY} The CI excludes 1 but the verdict is *not significant*: they answer different questions. "
+            "The CI resamples every sample of this cell's rounds and is for this cell alone: it says how precisely "
+            "these two runs measured the ratio. The verdict ranks the cell's round medians (each round is a fresh "
+            f"process, the independent unit: {n_rounds} of them here) and is adjusted for the {len(rows)} cells "
+            "compared (Holm): it says whether the difference would show again in other processes. Few rounds cannot "
+            "reach significance, so read such a row as *measured, not yet proven*; more rounds (`--mode full`) "
+            "decide it.",
+        ]
+    if any(r.mark == TEST_ONLY for r in rows):
+        out += [
+            "",
+            f"{TEST_ONLY} Significant, yet the CI includes 1: the rank test compares the cells' gross round medians, "
+            "while the ratio and its CI are of net times (gross − baseline), which carry the baseline's noise too. "
+            "The gross times differ reliably; the net ratio is not known precisely.",
+        ]
+    out += [
+        "",
+        "Geometric mean of B/A per library, with a 95% bootstrap CI (cells resampled, then each cell's own "
+        "bootstrap ratios):",
+        "",
+        "| Library | Cells | Geomean B/A | 95% CI |",
+        "|---|---|---|---|",
+    ]
+    out += [f"| {lib} | {g.cells} | {g.value:.3f} | {_fmt_ci(g.ci)} |" for lib, g in cmp.geo.items()]
+    if cmp.versions:
+        out += ["", "Library versions that differ: " + "; ".join(cmp.versions) + "."]
+    if cmp.not_compared:
+        out += [
+            "",
+            f"Not compared ({len(cmp.not_compared)} {'cell' if len(cmp.not_compared) == 1 else 'cells'} not "
+            "measured in both runs):",
+            "",
+            "| Lang | Benchmark | Test | Dataset | Format | Why |",
+            "|---|---|---|---|---|---|",
+        ]
+        out += [f"| {' | '.join(k)} | {why.replace('|', '/')} |" for k, why in cmp.not_compared]
     return "\n".join(out) + "\n"
+
+
+def to_json(cmp: Comparison) -> str:
+    return json.dumps(
+        {
+            "run_a": cmp.run_a,
+            "run_b": cmp.run_b,
+            "same_run": cmp.same_run,
+            "machine_differences": cmp.machine,
+            "setting_differences": cmp.settings,
+            "version_differences": cmp.versions,
+            "commits": cmp.commits,
+            "dirty": cmp.dirty,
+            "rows": [
+                {
+                    "key": r.key,
+                    "a_ns": r.a_ns,
+                    "b_ns": r.b_ns,
+                    "ratio": r.ratio,
+                    "ci": r.ci,
+                    "p": r.p,
+                    "p_adjusted": r.p_adj,
+                    "verdict": r.verdict,
+                    "ci_and_verdict_differ": bool(r.mark),
+                }
+                for r in cmp.rows
+            ],
+            "geomean": {lib: {"value": g.value, "ci": g.ci, "cells": g.cells} for lib, g in cmp.geo.items()},
+            "not_compared": [{"key": k, "why": why} for k, why in cmp.not_compared],
+        },
+        indent=1,
+    )

@@ -12,11 +12,12 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import stats
+from . import envinfo, stats
 from .harnesses import Harness, HarnessError
 from .store import Store
 
@@ -371,6 +372,19 @@ def run_cells(
     progress(finished, total, "")
 
 
+@contextmanager
+def recording_load(store: Store, run_id: str, argv: list[str] | None = None, snapshot=None) -> Iterator[None]:
+    """Store with the run what else the machine did while its cells ran (envinfo.load_between), even
+    when the run is interrupted: one segment per invocation, so a resumed run has several."""
+    snapshot = snapshot or envinfo.load_snapshot
+    before = snapshot()
+    try:
+        yield
+    finally:
+        segment = envinfo.load_between(before, snapshot())
+        store.append_run_env(run_id, "load", segment | ({"argv": argv} if argv is not None else {}))
+
+
 def finalize(store: Store, run_id: str, n_boot: int, seed: int) -> None:
     """Statistics of every measured cell, then net times against their baselines."""
     rows = store.cells(run_id)
@@ -392,6 +406,7 @@ def finalize(store: Store, run_id: str, n_boot: int, seed: int) -> None:
                 outliers=s.outliers,
                 n_samples=s.n,
                 noisy=int(s.noisy),
+                bimodal=int(s.modes is not None),
             )
     rows = store.cells(run_id)  # again, now with the medians
     by_key = {(r["harness"], r["bench"], r["dataset"], r["format"]): r for r in rows}

@@ -15,6 +15,14 @@ from statistics import median
 MAD_SCALE = 1.4826  # makes the MAD a consistent estimator of sigma under normality (Rousseeuw & Croux 1993)
 OUTLIER_K = 3.0  # "moderately conservative" cut-off of Leys et al. 2013
 NOISY_RCV = 0.05  # cells whose robust CV exceeds 5% are flagged noisy
+NOISY_RUN_RCV = 2 * NOISY_RCV  # a run whose median robust CV is above this is called noisy as a whole
+
+
+# Bimodality (`bimodal`): tuned by simulation (tests/test_trust.py pins the rates).
+BIMODAL_MIN_SAMPLES = 20  # below this a gap between clusters cannot be told from chance
+BIMODAL_MIN_SHARE = 0.10  # each cluster holds at least 10% of the samples (and 3): not a few outliers
+BIMODAL_GAP_SD = 2.0  # the empty gap spans at least 2 robust SDs of the wider cluster
+BIMODAL_MIN_RATIO = 1.10  # the clusters' medians differ by 10% or more: enough to move a median
 
 
 def mad(xs: list[float]) -> float:
@@ -73,6 +81,48 @@ def bootstrap_ci(
 
 
 @dataclass(frozen=True)
+class Modes:
+    """Two clusters of samples: their medians and the fast cluster's share of the samples."""
+
+    fast_ns: float
+    slow_ns: float
+    fast_share: float
+
+    @property
+    def ratio(self) -> float:
+        return self.slow_ns / self.fast_ns
+
+
+def bimodal(xs: list[float]) -> Modes | None:
+    """Two clusters, or None. A gap test on the sorted log-times, after Wainer & Schacht (1978,
+    "Gapping", Psychometrika 43(2)): the widest gap between neighbours that leaves at least 10% of the
+    samples (and 3) on each side splits them. The split is two clusters when that empty gap is at
+    least 2 robust SDs (1.4826 MAD, Rousseeuw & Croux 1993) of the wider cluster, so Ashman's D
+    (Ashman, Bird & Zepf 1994, AJ 108: D = sqrt(2)|m1-m2| / sqrt(s1^2+s2^2) > 2 for a clean
+    separation) is above 2 even counting the gap alone, and when their medians differ by 10% or more.
+    On a log scale the rule does not depend on units. Seeded simulations (tests/test_trust.py) pin its
+    error rates: at most 3% of unimodal log-normal cells of 20 samples and 1% of 30 to 350 are flagged
+    (CV 1% to 30%), and two clusters 2.4x apart holding a third or a half of 30+ samples are found in at
+    least 97%."""
+    n = len(xs)
+    if n < BIMODAL_MIN_SAMPLES or min(xs) <= 0:
+        return None
+    xs = sorted(xs)
+    ys = [math.log(x) for x in xs]
+    m = max(3, math.ceil(BIMODAL_MIN_SHARE * n))
+    if n < 2 * m:
+        return None
+    cut = max(range(m, n - m + 1), key=lambda i: ys[i] - ys[i - 1])
+    gap = ys[cut] - ys[cut - 1]
+    fast, slow = ys[:cut], ys[cut:]
+    spread = max(MAD_SCALE * mad(fast), MAD_SCALE * mad(slow))
+    if gap <= BIMODAL_GAP_SD * spread or gap <= 0:
+        return None
+    modes = Modes(median(xs[:cut]), median(xs[cut:]), cut / n)
+    return modes if modes.ratio >= BIMODAL_MIN_RATIO else None
+
+
+@dataclass(frozen=True)
 class Summary:
     median_ns: float
     ci_low_ns: float
@@ -81,6 +131,7 @@ class Summary:
     outliers: int
     n: int
     noisy: bool
+    modes: Modes | None = None
 
 
 def summarize(rounds: list[list[float]], rng: random.Random, n_boot: int = 1000) -> Summary:
@@ -88,7 +139,7 @@ def summarize(rounds: list[list[float]], rng: random.Random, n_boot: int = 1000)
     pooled = [x for r in rounds for x in r]
     lo, hi = bootstrap_ci(rounds, rng, n_boot)
     rcv = robust_cv(pooled)
-    return Summary(median(pooled), lo, hi, rcv, count_outliers(pooled), len(pooled), rcv > NOISY_RCV)
+    return Summary(median(pooled), lo, hi, rcv, count_outliers(pooled), len(pooled), rcv > NOISY_RCV, bimodal(pooled))
 
 
 def mann_whitney_p(a: list[float], b: list[float]) -> float:

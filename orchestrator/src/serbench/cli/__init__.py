@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import secrets
+import shlex
 import signal
 import subprocess
 import sys
@@ -22,6 +24,7 @@ from pathlib import Path
 from .. import envinfo, runner
 from ..compare import compare
 from ..compare import render as render_compare
+from ..compare import to_json as compare_json
 from ..corpus import build as corpus
 from ..corpus.formats import FormatError
 from ..corpus.generator import DEFAULT_SEED
@@ -64,9 +67,10 @@ def say(msg: str) -> None:
 # --- run ------------------------------------------------------------------------------------------
 
 
-def _datasets(args, manifest: dict, user: list[corpus.Dataset]) -> list[str]:
+def _datasets(args, manifest: dict, user: list[corpus.UserFile]) -> list[str]:
     """The datasets the filters name; by default the schemaless sizes 1-5 and every typed dataset."""
-    names = [f"size-{n}" for n in args.size] + list(args.dataset) + [d.id for d in user]
+    names = [f"size-{n}" for n in args.size] + list(args.dataset)
+    names += corpus.user_dataset_names(user, getattr(args, "data_bytes", "both"))
     if names:
         return names
     typed = [d["dataset"] for d in manifest["datasets"] if d["kind"] == "typed"]
@@ -113,6 +117,8 @@ def _run(args, db: Store) -> int:
         run_id, saved = prev["id"], json.loads(prev["args_json"])
         for k, v in saved.items():
             setattr(args, k, v)
+        if "data_bytes" not in saved:
+            args.data_bytes = "reencoded"  # a run from before --data-bytes measured the re-encoded data only
         say(f"resuming run {run_id}")
     else:
         run_id = None
@@ -130,11 +136,11 @@ def _run(args, db: Store) -> int:
         code_size=args.code_size or mode.name == "full",
     )
     hs = _usable_harnesses(args, options)
-    _build(hs)
-    user = [corpus.load_user_file(Path(p)) for p in args.data]
-    say("writing the corpus (skipped when up to date)...")
     corpus_dir = Path(args.corpus)
-    manifest = corpus.ensure_corpus(corpus_dir, args.seed, user)
+    manifest, user = _corpus(corpus_dir, args.seed, args.data)  # before the build: a bad --data file fails fast
+    if run_id is not None:
+        _same_data(run_id, json.loads(prev["manifest_json"]), manifest)
+    _build(hs)
     listings = {h.name: runner.listing(h) for h in hs}
     cells = runner.plan(
         hs,
@@ -158,6 +164,7 @@ def _run(args, db: Store) -> int:
                 "size",
                 "dataset",
                 "data",
+                "data_bytes",
                 "mode",
                 "seed",
                 "corpus",
@@ -170,13 +177,15 @@ def _run(args, db: Store) -> int:
             )
         }
         saved["rounds"], saved["budget_ms"] = mode.rounds, mode.budget_ms
+        saved |= _command_line(args)
         db.claim(run_id)  # before it is visible, so no `--resume` can take it
         db.create_run(run_id, mode.name, saved, envinfo.collect(ROOT, hs), manifest)
     n_real = sum(1 for c in cells if not c.bench.get("baseline"))
     say(f"run {run_id}: {n_real} cells + {len(cells) - n_real} baselines, {mode.rounds} rounds, {mode.name} mode")
     t0 = time.monotonic()
     try:
-        runner.run_cells(db, run_id, cells, mode, args.seed, ProgressBar())
+        with runner.recording_load(db, run_id, _command_line(args)["argv"]):
+            runner.run_cells(db, run_id, cells, mode, args.seed, ProgressBar())
         runner.finalize(db, run_id, mode.n_boot, args.seed)
     except KeyboardInterrupt as e:
         db.finish_run(run_id, "interrupted")
@@ -188,8 +197,16 @@ def _run(args, db: Store) -> int:
     run_row, cell_rows = db.run(run_id), db.cells(run_id)
     (out / "report.md").write_text(markdown.render(run_row, cell_rows))
     print(markdown.summary(run_row, cell_rows))
+    for warning in markdown.run_warnings(run_row, cell_rows):
+        say(f"warning: {warning}")
     say(f"done in {time.monotonic() - t0:.0f} s; report: {out / 'report.md'}; store: {args.db} (run {run_id})")
     return EXIT_OK
+
+
+def _command_line(args) -> dict:
+    """The exact command line, as typed (stored with the run and shown at the top of its report)."""
+    argv = list(getattr(args, "invocation", None) or sys.argv[1:])
+    return {"argv": argv, "command_line": shlex.join(["serbench", *argv]), "cwd": os.getcwd()}
 
 
 # --- the other subcommands --------------------------------------------------------------------------
@@ -224,19 +241,48 @@ def cmd_build(args) -> int:
     return EXIT_OK
 
 
+def _corpus(dest: Path, seed: int, data: list[str]) -> tuple[dict, list[corpus.UserFile]]:
+    """The corpus with the user's --data files: only what is missing is written, with progress."""
+    user = corpus.open_user_files(data)
+    bar = ProgressBar()
+
+    def progress(done: int, total: int, label: str) -> None:
+        nonlocal bar
+        if done == 0:
+            bar = ProgressBar()  # each step (standard corpus, each user file) has its own bar and ETA
+        bar(done, total, label)
+
+    return corpus.ensure_corpus(dest, seed, user, progress=progress, note=say), user
+
+
+def _same_data(run_id: str, before: dict, now: dict) -> None:
+    """A resumed run must measure the data its finished rounds measured (a --data file edited since, or
+    a corpus made by other generator code, would mix two documents under one dataset name)."""
+    old = {d["dataset"]: d for d in before.get("datasets", [])}
+    for d in now["datasets"]:
+        o = old.get(d["dataset"])
+        if o is not None and o["hash"] != d["hash"]:
+            source = (d.get("source") or {}).get("path")
+            what = f"{source} changed" if source else f"dataset {d['dataset']} changed (other generator code or seed)"
+            raise UserError(
+                f"{what} since run {run_id} started (object hash {o['hash']} -> {d['hash']}); its finished rounds "
+                "measured the old data: restore it, or start a new run instead of --resume"
+            )
+
+
 def cmd_corpus(args) -> int:
-    user = [corpus.load_user_file(Path(p)) for p in args.data]
-    m = corpus.write_corpus(Path(args.out), args.seed, user)
+    m, _ = _corpus(Path(args.out), args.seed, args.data)
+    w = max(14, *(len(d["dataset"]) for d in m["datasets"]))
     print(
-        f"{'dataset':<14} {'hash':<16} " + " ".join(f"{f:>12}" for f in ("json", "msgpack", "cbor", "bson", "ubjson"))
+        f"{'dataset':<{w}} {'hash':<16} " + " ".join(f"{f:>12}" for f in ("json", "msgpack", "cbor", "bson", "ubjson"))
     )
     for d in m["datasets"]:
         sizes = " ".join(
             f"{d['files'][f]['bytes'] if f in d['files'] else '-':>12}"
             for f in ("json", "msgpack", "cbor", "bson", "ubjson")
         )
-        print(f"{d['dataset']:<14} {d['hash']:<16} {sizes}")
-    say(f"wrote {sum(len(d['files']) for d in m['datasets'])} files and manifest.json to {args.out}")
+        print(f"{d['dataset']:<{w}} {d['hash']:<16} {sizes}")
+    say(f"{sum(len(d['files']) for d in m['datasets'])} files and manifest.json in {args.out}")
     return EXIT_OK
 
 
@@ -273,34 +319,13 @@ def cmd_report(args) -> int:
 def cmd_compare(args) -> int:
     db = Store(Path(args.db))
     a, b = _pick_run(db, args.run_a), _pick_run(db, args.run_b)
-    rows, geo = compare(db, a["id"], b["id"])
-    if not rows:
-        raise UserError("the two runs share no measured cell")
-    rounds = (json.loads(a["args_json"]).get("rounds", 0), json.loads(b["args_json"]).get("rounds", 0))
-    if args.format == "json":
-        print(
-            json.dumps(
-                {
-                    "rows": [
-                        {
-                            "key": r.key,
-                            "a_ns": r.a_ns,
-                            "b_ns": r.b_ns,
-                            "ratio": r.ratio,
-                            "ci": r.ci,
-                            "p": r.p,
-                            "p_adjusted": r.p_adj,
-                            "verdict": r.verdict,
-                        }
-                        for r in rows
-                    ],
-                    "geomean": geo,
-                },
-                indent=1,
-            )
+    result = compare(db, a["id"], b["id"])
+    if not result.rows:
+        raise UserError(
+            f"runs {a['id']} and {b['id']} share no measured cell ({len(result.not_compared)} cells measured in one "
+            "only); compare runs of the same benchmarks"
         )
-    else:
-        sys.stdout.write(render_compare(rows, geo, a["id"], b["id"], rounds))
+    sys.stdout.write(compare_json(result) + "\n" if args.format == "json" else render_compare(result))
     return EXIT_OK
 
 
@@ -436,7 +461,14 @@ def parser() -> argparse.ArgumentParser:
                 action="append",
                 default=[],
                 metavar="FILE",
-                help="your own .json/.msgpack/.cbor document (a map at the root)",
+                help="your own .json/.msgpack/.cbor document (a map at the root; repeatable)",
+            )
+            s.add_argument(
+                "--data-bytes",
+                choices=corpus.DATA_BYTES,
+                default="both",
+                help="measure each --data file re-encoded by serbench in every format (dataset user-NAME), "
+                "its exact bytes in its own format (user-NAME.original), or both (default)",
             )
 
     s = command("run", help="build what is missing, write the corpus, run, store and report")
@@ -517,6 +549,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    args.invocation = list(sys.argv[1:] if argv is None else argv)  # not overwritten by --resume
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         return args.fn(args)

@@ -5,6 +5,9 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import os
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,7 +15,7 @@ import zstandard
 
 from ..objhash import HASH_VERSION, hash_value, hex64
 from . import generator, typed
-from .formats import DECODERS, FORMATS, IMPORT_EXTENSIONS, FormatError
+from .formats import DECODERS, DEPTH_MESSAGE, FORMATS, IMPORT_EXTENSIONS, MAX_DEPTH, FormatError
 
 MANIFEST = "manifest.json"
 GZIP_LEVEL = 9
@@ -26,6 +29,9 @@ class Dataset:
     doc: object
     binary: bool = False
     size: int | None = None
+    source: dict | None = None  # a user's file: path, format, bytes, sha256
+    original: bytes | None = None  # a user's file: its exact bytes, written as `<id>.original.<ext>`
+    original_format: str | None = None
 
 
 def compressed_sizes(data: bytes) -> dict[str, int]:
@@ -58,98 +64,338 @@ def _typed_extras(ds: Dataset) -> dict:
     }
 
 
-def check_data_model(v, path: str = "$") -> None:
-    """Raise FormatError naming the first value outside the data model (DESIGN §3)."""
-    if v is None or isinstance(v, (bool, str, bytes)):
-        return
-    if isinstance(v, int):
-        if not -(1 << 63) <= v < (1 << 64):
-            raise FormatError(f"{path}: integer {v} does not fit int64 or uint64")
-        return
+_BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
+_OUTSIDE_NAMES = {
+    "UndefinedType": "CBOR undefined",
+    "CBORSimpleValue": "a CBOR simple value",
+    "Timestamp": "a MessagePack timestamp (ext type -1)",
+    "ExtType": "a MessagePack ext type",
+}
+
+
+class _Overflow(float):
+    """A JSON number too large for a double, kept as its literal to name it (`_check_json_overflow`)."""
+
+    literal: str
+
+
+def _path(where) -> str:
+    """`where` is a linked (parent, key) pair, built only for containers so the walk stays cheap."""
+    keys = []
+    while where is not None:
+        where, k = where
+        keys.append(k)
+    return "$" + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in reversed(keys))
+
+
+def _string_problem(s: str, what: str) -> str | None:
+    m = _BAD_CHARS.search(s)
+    if m is None:
+        return None
+    c = ord(m.group())
+    if c == 0:
+        return f"the {what} holds NUL (U+0000), which the data model leaves out (C APIs end strings there); remove it"
+    return (
+        f"the {what} holds a lone surrogate (U+{c:04X}), which UTF-8 cannot carry (a JSON \\u escape can write "
+        "it, no other format can); fix the string"
+    )
+
+
+def _scalar_problem(v) -> str | None:
+    t = type(v)
+    if t is str:
+        return _string_problem(v, "string")
+    if t is bool or v is None or t is bytes:
+        return None
+    if t is int or isinstance(v, int):
+        if -(1 << 63) <= v < (1 << 64):
+            return None
+        digits = str(abs(v)) if abs(v).bit_length() < 4000 else f"({abs(v).bit_length()} bits)"
+        shown = ("-" if v < 0 else "") + (digits if len(digits) <= 30 else f"{digits[:20]}… ({len(digits)} digits)")
+        return f"integer {shown} does not fit int64 or uint64; write it as a string"
+    if t is _Overflow:
+        return (
+            f"the number {v.literal} overflows a 64-bit double (the data model's floats are finite); "
+            "write it as a string or a smaller number"
+        )
     if isinstance(v, float):
         if v != v or v in (float("inf"), float("-inf")):
-            raise FormatError(f"{path}: NaN and infinity are not in the data model")
-        return
-    if isinstance(v, list):
-        for i, x in enumerate(v):
-            check_data_model(x, f"{path}[{i}]")
-        return
-    if isinstance(v, dict):
-        for k, x in v.items():
-            if not isinstance(k, str):
-                raise FormatError(f"{path}: map key {k!r} is not a string")
-            check_data_model(x, f"{path}.{k}")
-        return
-    raise FormatError(f"{path}: {type(v).__name__} is not in the data model")
+            return "NaN and infinity are not in the data model (floats are finite); use null or a number"
+        return None
+    name = _OUTSIDE_NAMES.get(t.__name__, t.__name__)
+    return f"{name} is not in the data model (spec/data-model.md); write plain values"
 
 
-def _has_binary(v) -> bool:
-    if isinstance(v, bytes):
-        return True
-    if isinstance(v, list):
-        return any(_has_binary(x) for x in v)
-    if isinstance(v, dict):
-        return any(_has_binary(x) for x in v.values())
-    return False
+def check_data_model(doc) -> tuple[int, bool]:
+    """Raise FormatError naming the first value outside the data model (DESIGN §3, spec/data-model.md):
+    string keys, int64/uint64, finite floats, UTF-8 strings without NUL, nesting within MAX_DEPTH.
+    Iterative, so no document can exhaust the stack. Returns (nesting depth, whether it holds binary)."""
+    binary = False
+    depth_max = 0
+    stack: list = []
+
+    def visit(x, where, depth: int) -> None:
+        nonlocal binary
+        if isinstance(x, (dict, list)):
+            stack.append((x, where, depth + 1))
+            return
+        problem = _scalar_problem(x)
+        if problem:
+            raise FormatError(f"{_path(where)}: {problem}")
+        binary = binary or type(x) is bytes
+
+    visit(doc, None, 0)
+    while stack:
+        v, where, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise FormatError(DEPTH_MESSAGE)
+        depth_max = max(depth_max, depth)
+        if isinstance(v, dict):
+            for k, x in v.items():
+                if type(k) is not str:
+                    raise FormatError(f"{_path(where)}: map key {k!r} is not a string; keys must be strings")
+                problem = _string_problem(k, f"key {k.encode('utf-8', 'backslashreplace').decode()!r}")
+                if problem:
+                    raise FormatError(f"{_path(where)}: {problem}")
+                visit(x, (where, k), depth)
+        else:
+            for i, x in enumerate(v):
+                visit(x, (where, i), depth)
+    return depth_max, binary
+
+
+def _check_json_overflow(text: str) -> None:
+    """JSON has no infinity: an infinite float read from JSON was a number too large for a double
+    (1e400). Read the text again keeping such literals, to name the number and where it is."""
+
+    def keep(literal: str) -> float:
+        f = float(literal)
+        if f in (float("inf"), float("-inf")):
+            f = _Overflow(f)
+            f.literal = literal
+        return f
+
+    doc = json.loads(text, parse_float=keep, object_pairs_hook=dict)
+    check_data_model(doc)
+
+
+# --- the user's files ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UserFile:
+    """A --data file, opened and named but not yet decoded (decoding a large file takes a while, and
+    is skipped when the corpus already holds this file's datasets)."""
+
+    path: Path  # as the user gave it (messages name it so)
+    fmt: str
+    name: str  # dataset id of the re-encoded dataset; the exact bytes are `<name>.original`
+    bytes: int
+    sha256: str
+
+    @property
+    def original_name(self) -> str:
+        return self.name + ORIGINAL_SUFFIX
+
+    def source(self) -> dict:
+        return {"path": str(self.path.absolute()), "format": self.fmt, "bytes": self.bytes, "sha256": self.sha256}
+
+
+# The exact bytes of a user's file are dataset `<name>.original`: a '.' never occurs in a name made
+# from a file stem, so it cannot collide with another file's dataset.
+ORIGINAL_SUFFIX = ".original"
+DATA_BYTES = ("both", "original", "reencoded")
+
+
+def _sanitize(text: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "-" for c in text)
+
+
+def _unique_names(paths: list[Path]) -> list[str]:
+    """`user-<stem>`; files whose names collide are told apart by their folders, then by their
+    extensions, then by a number, so two --data files never share a dataset."""
+    res = [p.resolve() for p in paths]
+    folders = [[x for x in r.parent.parts if x != r.anchor] for r in res]
+    names = [f"user-{_sanitize(p.stem)}" for p in paths]
+    for _ in range(8):
+        groups: dict[str, list[int]] = {}
+        for i, n in enumerate(names):
+            groups.setdefault(n, []).append(i)
+        clashes = [g for g in groups.values() if len(g) > 1]
+        if not clashes:
+            return names
+        for g in clashes:
+            if len({res[i].parent for i in g}) > 1:
+                for k in range(1, max(len(folders[i]) for i in g) + 1):
+                    cand = {i: "user-" + _sanitize("-".join([*folders[i][-k:], res[i].stem])) for i in g}
+                    if len(set(cand.values())) == len(g):
+                        break
+                for i, n in cand.items():
+                    names[i] = n
+            elif len({paths[i].suffix.lower() for i in g}) > 1:
+                for i in g:
+                    names[i] = f"{names[i]}-{_sanitize(paths[i].suffix.lower().lstrip('.'))}"
+            else:
+                for n, i in enumerate(g[1:], 2):
+                    names[i] = f"{names[i]}-{n}"
+    return [f"{n}-{i + 1}" for i, n in enumerate(names)]  # still clashing after all that: number them all
+
+
+def open_user_files(paths: list) -> list[UserFile]:
+    """Check each --data file can be read (FormatError: one line naming the file and what to do), and
+    give each a unique dataset name. The same file twice is an error."""
+    out, seen = [], {}
+    paths = [Path(p) for p in paths]
+    for path in paths:
+        fmt = IMPORT_EXTENSIONS.get(path.suffix.lower())
+        try:
+            if path.is_dir():
+                raise FormatError(f"{path}: is a directory; give the path of a .json, .msgpack or .cbor file")
+            if not path.exists():
+                raise FormatError(f"{path}: no such file; check the path")
+            if fmt is None:
+                raise FormatError(
+                    f"{path}: unknown extension {path.suffix or '(none)'!r}; use .json, .msgpack, .mp or .cbor "
+                    "(the extension says how to read the file)"
+                )
+            data = path.read_bytes()
+        except OSError as e:
+            raise FormatError(f"{path}: cannot read it ({e.strerror}); check its permissions") from e
+        key = path.resolve()
+        if key in seen:
+            raise FormatError(f"{path}: given twice (also as {seen[key]}); give each --data file once")
+        seen[key] = path
+        out.append((path, fmt, len(data), hashlib.sha256(data).hexdigest()))
+    names = _unique_names(paths)
+    return [UserFile(p, fmt, name, n, sha) for (p, fmt, n, sha), name in zip(out, names, strict=True)]
+
+
+def user_dataset_names(users: list[UserFile], which: str = "both") -> list[str]:
+    """The datasets --data adds to a run: the re-encoded one, the exact bytes, or both."""
+    out = []
+    for u in users:
+        if which in ("both", "reencoded"):
+            out.append(u.name)
+        if which in ("both", "original"):
+            out.append(u.original_name)
+    return out
+
+
+def _decode_user_file(u: UserFile) -> Dataset:
+    try:
+        data = u.path.read_bytes()
+    except OSError as e:
+        raise FormatError(f"{u.path}: cannot read it ({e.strerror}); check its permissions") from e
+    if hashlib.sha256(data).hexdigest() != u.sha256:
+        raise FormatError(f"{u.path}: the file changed while serbench was reading it; run again when it is written")
+    try:
+        doc = DECODERS[u.fmt](data)
+        if not isinstance(doc, dict):
+            raise FormatError(
+                'the root must be a map (BSON and most tree APIs need one); wrap the document as {"data": ...}'
+            )
+        try:
+            _, binary = check_data_model(doc)
+        except FormatError:
+            if u.fmt == "json":
+                _check_json_overflow(data.decode("utf-8"))
+            raise
+    except FormatError as e:
+        raise FormatError(f"{u.path}: {e}") from e
+    return Dataset(u.name, "user", doc, binary=binary, source=u.source(), original=data, original_format=u.fmt)
 
 
 def load_user_file(path: Path) -> Dataset:
     """A user's JSON, MessagePack or CBOR file as a dataset; FormatError with one line if it is not."""
-    fmt = IMPORT_EXTENSIONS.get(path.suffix.lower())
-    if fmt is None:
-        raise FormatError(f"{path}: unknown extension; use .json, .msgpack, .mp or .cbor")
+    return _decode_user_file(open_user_files([path])[0])
+
+
+# --- writing ------------------------------------------------------------------------------------------
+
+Progress = Callable[[int, int, str], None]
+
+
+def _no_progress(done: int, total: int, label: str) -> None:
+    pass
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write under a temporary name, then rename: a file in the corpus is always complete. An
+    interruption removes the temporary file; a kill leaves it to `_remove_leftovers`."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise FormatError(f"{path}: {e.strerror}") from e
-    doc = DECODERS[fmt](data)
-    check_data_model(doc)
-    if not isinstance(doc, dict):
-        raise FormatError(f"{path}: the root must be a map (BSON and most tree APIs need one)")
-    stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in path.stem)
-    return Dataset(f"user-{stem}", "user", doc, binary=_has_binary(doc))
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
-def write_corpus(dest: Path, seed: int = generator.DEFAULT_SEED, user: list[Dataset] | None = None) -> dict:
-    """Write the corpus to dest and return the manifest. Files go to dest/<dataset>.<ext>."""
-    dest.mkdir(parents=True, exist_ok=True)
-    entries = []
-    for ds in builtin_datasets(seed) + (user or []):
-        h = hex64(hash_value(ds.doc))
-        files = {}
-        skipped = {}
-        for fid, fmt in FORMATS.items():
-            if ds.kind == "typed" and fid != "json":
-                continue  # typed tests read the canonical JSON and encode it with each library's schema
-            if ds.binary and not fmt.binary_ok:
-                skipped[fid] = "format has no binary type"
-                continue
-            try:
-                data = fmt.encode(ds.doc)
-            except FormatError as e:
-                skipped[fid] = str(e)
-                continue
-            name = f"{ds.id}.{fmt.ext}"
-            (dest / name).write_bytes(data)
-            files[fid] = {
-                "file": name,
-                "bytes": len(data),
-                "sha256": hashlib.sha256(data).hexdigest(),
-                **compressed_sizes(data),
-            }
-        entries.append(
-            {
-                "dataset": ds.id,
-                "kind": ds.kind,
-                "size": ds.size,
-                "hash": h,
-                "stats": generator.stats(ds.doc),
-                "files": files,
-                "skipped": skipped,
-                **_typed_extras(ds),
-            }
-        )
-    manifest = {
+def _file_entry(name: str, data: bytes) -> dict:
+    return {"file": name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(), **compressed_sizes(data)}
+
+
+def _steps(ds: Dataset) -> int:
+    """Progress steps of one dataset: one per format it is written in, one for its hash, and one for
+    the exact bytes of a user's file."""
+    return (1 if ds.kind == "typed" else len(FORMATS)) + 1 + (ds.original is not None)
+
+
+def _write_dataset(dest: Path, ds: Dataset, tick: Callable[[str], None]) -> list[dict]:
+    """Every file of one dataset, and its manifest entries (two for a user's file: re-encoded, and
+    the exact bytes)."""
+    tick(f"{ds.id}: hash and statistics")
+    h = hex64(hash_value(ds.doc))
+    stats = generator.stats(ds.doc)
+    files = {}
+    skipped = {}
+    for fid, fmt in FORMATS.items():
+        if ds.kind == "typed" and fid != "json":
+            continue  # typed tests read the canonical JSON and encode it with each library's schema
+        tick(f"{ds.id}: {fid}")
+        if ds.binary and not fmt.binary_ok:
+            skipped[fid] = "format has no binary type"
+            continue
+        try:
+            data = fmt.encode(ds.doc)
+        except FormatError as e:
+            skipped[fid] = str(e)
+            continue
+        name = f"{ds.id}.{fmt.ext}"
+        _write_atomic(dest / name, data)
+        files[fid] = _file_entry(name, data)
+    entry = {
+        "dataset": ds.id,
+        "kind": ds.kind,
+        "size": ds.size,
+        "hash": h,
+        "stats": stats,
+        "files": files,
+        "skipped": skipped,
+        **_typed_extras(ds),
+    }
+    if ds.original is None:
+        return [entry]
+    entry |= {"source": ds.source, "reencoded": True}
+    tick(f"{ds.id}: your file's exact bytes")
+    oid = ds.id + ORIGINAL_SUFFIX
+    name = f"{oid}.{FORMATS[ds.original_format].ext}"
+    _write_atomic(dest / name, ds.original)
+    original = {
+        "dataset": oid,
+        "kind": ds.kind,
+        "size": None,
+        "hash": h,
+        "stats": stats,
+        "files": {ds.original_format: _file_entry(name, ds.original)},
+        "skipped": {},
+        "source": ds.source,
+        "original": True,
+    }
+    return [entry, original]
+
+
+def _manifest(seed: int, entries: list[dict]) -> dict:
+    return {
         "generator_version": generator.GENERATOR_VERSION,
         "hash_version": HASH_VERSION,
         "seed": seed,
@@ -157,7 +403,110 @@ def write_corpus(dest: Path, seed: int = generator.DEFAULT_SEED, user: list[Data
         "compression": {"gzip_level": GZIP_LEVEL, "zstd_level": ZSTD_LEVEL},
         "datasets": entries,
     }
-    (dest / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+
+
+def _save_manifest(dest: Path, manifest: dict) -> None:
+    _write_atomic(dest / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode())
+
+
+class _Journal:
+    """`.serbench-writing-<pid>.json` lists the files being written until the manifest holds them, so
+    files of a dataset cut short by an interruption or a kill are removed (now, or at the next start)."""
+
+    def __init__(self, dest: Path):
+        self.path = dest / f".serbench-writing-{os.getpid()}.json"
+        self.files: list[str] = []
+
+    def add(self, name: str) -> None:
+        self.files.append(name)
+        _write_atomic(self.path, json.dumps({"files": self.files}).encode())
+
+    def done(self) -> None:
+        self.files = []
+        self.path.unlink(missing_ok=True)
+
+    def abandon(self, dest: Path, keep: set[str]) -> None:
+        for name in self.files:
+            if name not in keep:
+                (dest / name).unlink(missing_ok=True)
+        self.done()
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def _remove_leftovers(dest: Path, keep: set[str]) -> None:
+    """Temporary files and journalled files of serbench processes that are gone (killed mid-write)."""
+    for p in dest.iterdir():
+        m = re.fullmatch(r"\.(.+)\.tmp-(\d+)", p.name)
+        if m and not _alive(int(m[2])):
+            p.unlink(missing_ok=True)
+            continue
+        m = re.fullmatch(r"\.serbench-writing-(\d+)\.json", p.name)
+        if m and not _alive(int(m[1])):
+            try:
+                names = json.loads(p.read_text()).get("files", [])
+            except (OSError, ValueError, AttributeError):
+                names = []
+            for name in names:
+                if isinstance(name, str) and "/" not in name and not name.startswith(".") and name not in keep:
+                    (dest / name).unlink(missing_ok=True)
+            p.unlink(missing_ok=True)
+
+
+def _write_all(
+    dest: Path, datasets: list[Dataset], progress: Progress, out: dict[str, dict], seed: int, base: dict[str, dict]
+) -> None:
+    """Write `datasets`, adding their entries to `out`. With user datasets the manifest (`base` and
+    `out`) is saved after each, so an interruption loses at most the dataset in progress; the files of
+    that dataset are removed (the journal), so nothing half-written stays behind."""
+    total = sum(_steps(ds) for ds in datasets)
+    done = 0
+
+    def tick(label: str) -> None:
+        nonlocal done
+        progress(done, total, label)
+        done += 1
+
+    journal = _Journal(dest)
+    for ds in datasets:
+        try:
+            for f in FORMATS.values():
+                journal.add(f"{ds.id}.{f.ext}")
+            if ds.original is not None:
+                journal.add(f"{ds.id}{ORIGINAL_SUFFIX}.{FORMATS[ds.original_format].ext}")
+            for e in _write_dataset(dest, ds, tick):
+                out[e["dataset"]] = e
+            if ds.kind == "user":
+                _save_manifest(dest, _manifest(seed, list((base | out).values())))
+                journal.done()
+        except BaseException:
+            journal.abandon(dest, {f["file"] for e in (base | out).values() for f in e["files"].values()})
+            raise
+    journal.done()
+    if datasets:
+        progress(total, total, "")
+
+
+def write_corpus(
+    dest: Path, seed: int = generator.DEFAULT_SEED, user: list[Dataset] | None = None, progress: Progress | None = None
+) -> dict:
+    """Write the whole corpus to dest (files dest/<dataset>.<ext>) and return the manifest."""
+    dest.mkdir(parents=True, exist_ok=True)
+    _remove_leftovers(dest, set())
+    entries: dict[str, dict] = {}
+    _write_all(dest, builtin_datasets(seed) + (user or []), progress or _no_progress, entries, seed, {})
+    manifest = _manifest(seed, list(entries.values()))
+    _save_manifest(dest, manifest)
     return manifest
 
 
@@ -173,23 +522,90 @@ def code_fingerprint() -> str:
 
 def load_manifest(dest: Path) -> dict | None:
     try:
-        return json.loads((dest / MANIFEST).read_text())
+        m = json.loads((dest / MANIFEST).read_text())
     except (OSError, ValueError):
         return None
+    return m if isinstance(m, dict) and isinstance(m.get("datasets"), list) else None
 
 
-def ensure_corpus(dest: Path, seed: int, user: list[Dataset]) -> dict:
-    """Reuse the corpus on disk when it was made by this generator, seed and user files."""
-    m = load_manifest(dest)
-    want_users = {d.id: hex64(hash_value(d.doc)) for d in user}
-    if (
-        m
-        and m.get("generator_version") == generator.GENERATOR_VERSION
-        and m.get("hash_version") == HASH_VERSION
-        and m.get("seed") == seed
-        and m.get("code_sha256") == code_fingerprint()
-        and {e["dataset"]: e["hash"] for e in m["datasets"] if e["kind"] == "user"} == want_users
-        and all((dest / f["file"]).exists() for e in m["datasets"] for f in e["files"].values())
-    ):
-        return m
-    return write_corpus(dest, seed, user)
+def _intact(dest: Path, entry: dict) -> bool:
+    """Every file of a manifest entry is on disk at its size (the sha256 is checked by every harness
+    through the object hash, which fails loudly on a changed file)."""
+    try:
+        return all((dest / f["file"]).stat().st_size == f["bytes"] for f in entry["files"].values())
+    except (OSError, KeyError, TypeError):
+        return False
+
+
+def _source_unchanged(entry: dict) -> bool:
+    src = entry.get("source") or {}
+    try:
+        p = Path(src["path"])
+        return p.stat().st_size == src["bytes"] and hashlib.sha256(p.read_bytes()).hexdigest() == src["sha256"]
+    except (OSError, KeyError, TypeError):
+        return False
+
+
+def _drop(dest: Path, entries: dict[str, dict], name: str) -> None:
+    e = entries.pop(name, None)
+    for f in (e or {}).get("files", {}).values():
+        (dest / f["file"]).unlink(missing_ok=True)
+
+
+def ensure_corpus(
+    dest: Path,
+    seed: int,
+    user: list[UserFile],
+    progress: Progress | None = None,
+    note: Callable[[str], None] | None = None,
+) -> dict:
+    """Write only what is missing: the standard datasets when the generator code, versions or seed
+    changed (or a file is gone), and each user file whose datasets are not already there for its
+    exact bytes (SHA-256). Returns the manifest of the standard datasets and the given user files;
+    manifest.json on disk also keeps earlier user files' datasets while those files are unchanged."""
+    progress, note = progress or _no_progress, note or (lambda msg: None)
+    dest.mkdir(parents=True, exist_ok=True)
+    old = load_manifest(dest)
+    same_code = bool(
+        old
+        and old.get("generator_version") == generator.GENERATOR_VERSION
+        and old.get("hash_version") == HASH_VERSION
+        and old.get("code_sha256") == code_fingerprint()
+    )
+    old_entries = old["datasets"] if same_code else []
+    standard = {e["dataset"]: e for e in old_entries if e.get("kind") != "user"}
+    users_kept = {e["dataset"]: e for e in old_entries if e.get("kind") == "user" and _intact(dest, e)}
+    _remove_leftovers(dest, {f["file"] for e in old_entries for f in e["files"].values()})
+    wanted = {n for u in user for n in (u.name, u.original_name)}
+    for name, e in list(users_kept.items()):
+        # An earlier --data file's datasets stay while that file is unchanged; the others are removed.
+        if name not in wanted and not _source_unchanged(e):
+            _drop(dest, users_kept, name)
+    todo = []
+    for u in user:
+        have = [users_kept.get(n) for n in (u.name, u.original_name)]
+        if all(e and (e.get("source") or {}).get("sha256") == u.sha256 for e in have):
+            note(f"{u.path}: datasets {u.name} and {u.original_name} are up to date in {dest}")
+            continue
+        _drop(dest, users_kept, u.name)
+        _drop(dest, users_kept, u.original_name)
+        if u.bytes > 1 << 20:
+            note(f"{u.path}: reading {u.bytes:,} bytes of {u.fmt.upper()}")
+        todo.append(_decode_user_file(u))  # first, so a bad file is refused before anything is written
+    if not standard or old.get("seed") != seed or not all(_intact(dest, e) for e in standard.values()):
+        # Until the standard corpus is complete again the manifest holds only the user datasets.
+        note(f"writing the standard corpus to {dest} (about half a minute)")
+        _save_manifest(dest, _manifest(seed, list(users_kept.values())))
+        standard = {}
+        _write_all(dest, builtin_datasets(seed), progress, standard, seed, users_kept)
+    kept = standard | users_kept
+    _save_manifest(dest, _manifest(seed, list(kept.values())))
+    for ds in todo:
+        note(f"writing {ds.id} (re-encoded in every format) and {ds.id}{ORIGINAL_SUFFIX} (the file's exact bytes)")
+        written: dict[str, dict] = {}
+        _write_all(dest, [ds], progress, written, seed, kept)
+        kept |= written
+    manifest = _manifest(seed, list(kept.values()))
+    _save_manifest(dest, manifest)
+    order = list(standard) + [n for u in user for n in (u.name, u.original_name)]
+    return manifest | {"datasets": [kept[n] for n in order]}

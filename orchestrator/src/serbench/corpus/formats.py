@@ -6,6 +6,7 @@ dataset carry the same data and hash. Decoders are used to import a user's file 
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import struct
@@ -20,9 +21,33 @@ INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
 UINT64_MAX = (1 << 64) - 1
 
+# Containers (arrays and maps) nested deeper than this are refused when a user's file is read
+# (spec/generator.md, "User files"). The reference codecs here and the object hash recurse once per
+# level against Python's recursion limit (json and bson stop near 990 levels from a shallow stack,
+# msgpack at 1024, cbor2 reads 400 by default), as do most libraries measured (serde_json stops at 128,
+# orjson and simdjson at 1024); 500 is handled by all of them with room for the caller's own stack.
+MAX_DEPTH = 500
+DEPTH_MESSAGE = f"nested deeper than {MAX_DEPTH} levels (arrays and maps), serbench's limit; flatten the document"
+
 
 class FormatError(ValueError):
     """A value cannot be written in a format, or a file is not valid in it."""
+
+
+def _unique_map(pairs: list[tuple]) -> dict:
+    """object_pairs_hook: a map whose keys are unique, as the data model says (spec/data-model.md)."""
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        seen: set = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise FormatError(f"the key {json.dumps(k)} appears twice in one map; keys must be unique, keep one")
+            seen.add(k)
+    return d
+
+
+def _trailing(n: int) -> FormatError:
+    return FormatError(f"{n} bytes after the end of the document; a file holds exactly one document")
 
 
 # --- JSON ---------------------------------------------------------------------------------------
@@ -44,21 +69,33 @@ def encode_json(doc, pretty: bool = False, ascii_only: bool = False) -> bytes:
             indent=2 if pretty else None,
             separators=(",", ": ") if pretty else (",", ":"),
         )
-    except (TypeError, ValueError) as e:
+        data = text.encode("utf-8")
+    except (TypeError, ValueError, RecursionError) as e:  # UnicodeEncodeError (a lone surrogate) is a ValueError
         raise FormatError(f"cannot encode as JSON: {e}") from e
-    return text.encode("utf-8") + (b"\n" if pretty else b"")
+    return data + (b"\n" if pretty else b"")
 
 
 def _reject_constant(name: str):
-    raise FormatError(f"JSON constant {name} is not in the data model")
+    raise FormatError(f"{name} is not valid JSON and not in the data model (floats are finite); use null or a number")
 
 
 def decode_json(data: bytes):
+    """Strict JSON (RFC 8259): UTF-8, unique keys, no NaN or Infinity, nesting within MAX_DEPTH."""
+    if not data.strip():
+        raise FormatError("the file is empty" if not data else "the file holds only white space")
     try:
-        return json.loads(data.decode("utf-8"), parse_constant=_reject_constant)
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise FormatError(f"not UTF-8: {e}") from e
+        raise FormatError(f"not UTF-8 at byte {e.start} ({e.reason}); JSON must be UTF-8, re-save it as UTF-8") from e
+    try:
+        return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_map)
     except json.JSONDecodeError as e:
+        raise FormatError(f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}; fix the file there") from e
+    except RecursionError as e:
+        raise FormatError(DEPTH_MESSAGE) from e
+    except FormatError:
+        raise
+    except ValueError as e:  # e.g. an integer longer than Python's int-string limit
         raise FormatError(f"invalid JSON: {e}") from e
 
 
@@ -72,11 +109,42 @@ def encode_msgpack(doc) -> bytes:
         raise FormatError(f"cannot encode as MessagePack: {e}") from e
 
 
+def _reject_ext(code: int, data: bytes):
+    raise FormatError(f"MessagePack ext type {code} is not in the data model; write plain values")
+
+
+def _utf8_error(e: UnicodeDecodeError) -> FormatError:
+    return FormatError(f"a string is not valid UTF-8 ({e.reason}); strings must be UTF-8, store other bytes as binary")
+
+
 def decode_msgpack(data: bytes):
+    """Strict MessagePack: one document, no trailing bytes, UTF-8 strings, unique string keys, no ext
+    types (the timestamp either). Length fields are bounded by the input's size, so a huge one cannot
+    allocate."""
+    if not data:
+        raise FormatError("the file is empty")
     try:
-        return msgpack.unpackb(data, raw=False, strict_map_key=True)
+        return msgpack.unpackb(
+            data,
+            raw=False,
+            strict_map_key=True,
+            object_pairs_hook=_unique_map,
+            ext_hook=_reject_ext,
+            timestamp=0,
+        )
+    except FormatError:
+        raise
+    except msgpack.ExtraData as e:
+        raise _trailing(len(e.extra)) from e
+    except msgpack.StackError as e:
+        raise FormatError(DEPTH_MESSAGE) from e
+    except UnicodeDecodeError as e:
+        raise _utf8_error(e) from e
     except Exception as e:  # msgpack raises several unrelated types for bad input
-        raise FormatError(f"invalid MessagePack: {e}") from e
+        text = str(e)
+        if "incomplete input" in text or "exceeds max" in text:
+            text = "the file ends inside a value (truncated, or a length field larger than the file)"
+        raise FormatError(f"invalid MessagePack: {text}") from e
 
 
 def encode_cbor(doc) -> bytes:
@@ -86,11 +154,62 @@ def encode_cbor(doc) -> bytes:
         raise FormatError(f"cannot encode as CBOR: {e}") from e
 
 
+# Tags cbor2 decodes itself (RFC 8949 §3.4 and the IANA registry); each is refused like any other tag.
+_CBOR_BUILTIN_TAGS = (0, 1, 2, 3, 4, 5, 21, 22, 23, 24, 25, 28, 29, 30, 32, 33, 34, 35, 36, 37, 38, 52, 54, 100)
+_CBOR_BUILTIN_TAGS += (256, 258, 260, 261, 1004, 55799)
+
+
+def _tag_refused(tag: int) -> FormatError:
+    return FormatError(f"CBOR tag {tag} is not in the data model (no tags); write plain values")
+
+
+def _reject_tag_hook(decoder, tag):
+    raise _tag_refused(tag.tag)
+
+
+def _reject_builtin_tag(tag: int):
+    def reject(decoder, *args):
+        raise _tag_refused(tag)
+
+    return reject
+
+
 def decode_cbor(data: bytes):
+    """Strict CBOR: one document, no trailing bytes, no tags, UTF-8 text, unique text keys, nesting
+    within MAX_DEPTH. cbor2 reads long strings in chunks, so a huge length field cannot allocate."""
+    if not data:
+        raise FormatError("the file is empty")
+    fp = io.BytesIO(data)
     try:
-        return cbor2.loads(data)
+        doc = cbor2.CBORDecoder(
+            fp,
+            tag_hook=_reject_tag_hook,
+            semantic_decoders={t: _reject_builtin_tag(t) for t in _CBOR_BUILTIN_TAGS},
+            max_depth=MAX_DEPTH,
+            allow_duplicate_keys=False,
+            strict_hashable_types=True,
+        ).decode()
+    except FormatError:
+        raise
     except Exception as e:
-        raise FormatError(f"invalid CBOR: {e}") from e
+        cause = e.__cause__
+        if isinstance(cause, FormatError):
+            raise cause from e
+        if isinstance(cause, UnicodeDecodeError):
+            raise _utf8_error(cause) from e
+        text = str(e)
+        if "nesting depth" in text:
+            raise FormatError(DEPTH_MESSAGE) from e
+        if "Duplicate map key: " in text:
+            key = text.split("Duplicate map key: ", 1)[1]
+            key = json.dumps(key[1:-1]) if key[:1] in "'\"" else key
+            raise FormatError(f"the key {key} appears twice in one map; keys must be unique, keep one") from e
+        if isinstance(e, cbor2.CBORDecodeEOF):
+            text = "the file ends inside a value (truncated, or a length field larger than the file)"
+        raise FormatError(f"invalid CBOR: {text}") from e
+    if fp.tell() != len(data):
+        raise _trailing(len(data) - fp.tell())
+    return doc
 
 
 def encode_bson(doc) -> bytes:
@@ -175,43 +294,50 @@ _TYPEABLE = {b"i", b"I", b"l", b"L", b"D", b"S"}
 
 
 def encode_ubjson(doc, optimised: bool = True) -> bytes:
+    """Iterative, so any depth the data model allows encodes (the output is what the recursive
+    definition gives: a container's header, then each child, then the close marker when unsized)."""
     out: list[bytes] = []
 
-    def container_header(open_: bytes, markers: list[bytes], n: int) -> bytes | None:
-        out.append(open_)
-        if not optimised:
-            return None
-        typed = markers[0] if n and markers[0] in _TYPEABLE and all(m == markers[0] for m in markers) else None
-        if typed:
-            out.append(b"$" + typed)
-        out.append(b"#" + _ubjson_len(n))
-        return typed
-
-    def value(v) -> None:
-        sc = _ubjson_scalar(v)
-        if sc is not None:
-            out.append(sc[0] + sc[1])
-        elif isinstance(v, list):
-            items(v, b"[", b"]", None)
+    def open_container(v) -> list:
+        if isinstance(v, list):
+            vals, keys, open_, close = v, None, b"[", b"]"
         else:
-            items(list(v.values()), b"{", b"}", list(v.keys()))
-
-    def items(vals: list, open_: bytes, close: bytes, keys: list | None) -> None:
+            vals, keys, open_, close = list(v.values()), list(v.keys()), b"{", b"}"
         scalars = [_ubjson_scalar(x) for x in vals]
-        markers = [s[0] if s else b"[" for s in scalars]
-        typed = container_header(open_, markers, len(vals))
-        for i, x in enumerate(vals):
-            if keys is not None:
-                kb = keys[i].encode("utf-8")
-                out.append(_ubjson_len(len(kb)) + kb)
-            if typed:
-                out.append(scalars[i][1])
-            else:
-                value(x)
-        if not optimised:
-            out.append(close)
+        out.append(open_)
+        typed = None
+        if optimised:
+            markers = [sc[0] if sc else b"[" for sc in scalars]
+            n = len(vals)
+            if n and markers[0] in _TYPEABLE and all(m == markers[0] for m in markers):
+                typed = markers[0]
+                out.append(b"$" + typed)
+            out.append(b"#" + _ubjson_len(n))
+        return [vals, keys, scalars, typed, close, 0]
 
-    value(doc)
+    top = _ubjson_scalar(doc)
+    if top is not None:
+        return top[0] + top[1]
+    stack = [open_container(doc)]
+    while stack:
+        frame = stack[-1]
+        vals, keys, scalars, typed, close, i = frame
+        if i == len(vals):
+            if not optimised:
+                out.append(close)
+            stack.pop()
+            continue
+        frame[5] = i + 1
+        if keys is not None:
+            kb = keys[i].encode("utf-8")
+            out.append(_ubjson_len(len(kb)) + kb)
+        sc = scalars[i]
+        if typed:
+            out.append(sc[1])
+        elif sc is not None:
+            out.append(sc[0] + sc[1])
+        else:
+            stack.append(open_container(vals[i]))
     return b"".join(out)
 
 

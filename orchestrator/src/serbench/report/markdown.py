@@ -7,6 +7,8 @@ import sqlite3
 from datetime import datetime, timezone
 from statistics import median
 
+from .. import envinfo
+from ..stats import NOISY_RCV, NOISY_RUN_RCV
 from .units import fmt_bytes, fmt_count, fmt_ns
 
 TEST_TITLES = [
@@ -43,7 +45,110 @@ def _within_baseline(c) -> bool:
 
 def _time_cell(c) -> str:
     """A time with its warnings, as every table and the summary print it."""
-    return fmt_ns(_time(c)) + (" ⚠ noisy" if c["noisy"] else "") + (" ⚠ ≈ baseline" if _within_baseline(c) else "")
+    return (
+        fmt_ns(_time(c))
+        + (" ⚠ noisy" if c["noisy"] else "")
+        + (" ⚠ bimodal" if c["bimodal"] else "")
+        + (" ⚠ ≈ baseline" if _within_baseline(c) else "")
+    )
+
+
+def _label(c) -> str:
+    return f"{c['harness']} {c['bench']} {c['test']} {c['dataset']} {c['format']}"
+
+
+def run_warnings(run: sqlite3.Row, cells: list[sqlite3.Row]) -> list[str]:
+    """What makes this run's numbers less trustworthy, one sentence each with what to do: a busy
+    machine, a noisy run, bimodal cells. The report puts them at the top; `run` prints them too."""
+    env = json.loads(run["env_json"])
+    out = []
+    load = envinfo.load_summary(env.get("load") or [])
+    if load and load["busy"]:
+        cores = env.get("cores") or 1
+        out.append(
+            f"the machine was busy: other processes took {load['other_share']:.0%} of its CPU time while the cells "
+            f"ran (on average {load['other_share'] * cores:.1f} of its {cores} cores), so times are slower and "
+            "noisier than on a quiet machine. Stop other work (builds, browsers, other benchmarks) and run again."
+        )
+    rcvs = [c["rcv"] for c in cells if c["rcv"] is not None]
+    if rcvs and median(rcvs) > NOISY_RUN_RCV:
+        out.append(
+            f"this run is noisy: the median robust CV over its {len(rcvs)} measured cells is {median(rcvs):.1%}, far "
+            f"above the {NOISY_RCV:.0%} at which one cell is flagged noisy, so small differences mean little. "
+            "Quiet the machine (`serbench doctor` checks the CPU governor) and run again, or use `--mode full`."
+        )
+    bimodal = [c for c in cells if c["bimodal"] and c["status"] == "ok"]
+    if bimodal:
+        names = ", ".join(_label(c) for c in bimodal[:5]) + (", …" if len(bimodal) > 5 else "")
+        out.append(
+            f"{len(bimodal)} {'cell is' if len(bimodal) == 1 else 'cells are'} bimodal ({names}): their samples fall "
+            "into two clusters at least 10% apart, so the median sits in one of them and another run may pick the "
+            "other. Look at their samples (`serbench report --format json`) or run them again with more rounds."
+        )
+    return out
+
+
+def _commit(env: dict) -> str:
+    text = f"Commit {env.get('git_commit')}"
+    if env.get("git_dirty"):
+        changed = env.get("git_status") or []
+        n = env.get("git_status_count", len(changed))
+        shown = ", ".join(f"`{line.strip()}`" for line in changed[:5]) + (", …" if n > 5 else "")
+        return text + f" with a **dirty working tree** ({n} uncommitted {'change' if n == 1 else 'changes'}: {shown})"
+    return text + (" (working tree clean)" if env.get("git_dirty") is False else "")
+
+
+def _provenance(args: dict, env: dict) -> list[str]:
+    """The command line and the machine's load, where the run stored them."""
+    out = []
+    if args.get("command_line"):
+        line = f"Command: `{args['command_line']}` in `{args.get('cwd')}`"
+        resumes = [s for s in env.get("load") or [] if s.get("argv") and "--resume" in s["argv"]]
+        if resumes:
+            line += f"; resumed {len(resumes)} {'time' if len(resumes) == 1 else 'times'}"
+        out.append(line + ".")
+    load = envinfo.load_summary(env.get("load") or [])
+    if load:
+        avg = [f"{a[0]:.2f}" if a else "?" for a in (load["loadavg_before"], load["loadavg_after"])]
+        line = f"Load: load average {avg[0]} before the cells ran and {avg[1]} after"
+        if load["other_share"] is not None:
+            line += (
+                f"; other processes took {load['other_share']:.1%} of the CPU time ({load['cpu_other_s']:.1f} CPU s"
+                f" in {load['wall_s']:.0f} s)"
+            )
+        out.append(line + ".")
+    return out
+
+
+def _user_data(manifest: dict, used: set[str]) -> list[str]:
+    """Which file each user dataset came from, and what was measured: re-encoded, or the exact bytes."""
+    by_path: dict[str, list[dict]] = {}
+    for e in manifest["datasets"]:
+        if e.get("source") and e["dataset"] in used:
+            by_path.setdefault(e["source"]["path"], []).append(e)
+    if not by_path:
+        return []
+    out = ["", "## Your data", ""]
+    for entries in by_path.values():
+        src = entries[0]["source"]
+        size = f"{src['bytes']:,} B" + (f" ({fmt_bytes(src['bytes'])})" if src["bytes"] >= 1000 else "")
+        kind = {"json": "JSON", "msgpack": "MessagePack", "cbor": "CBOR"}.get(src["format"], src["format"])
+        out.append(f"- `{src['path']}`: {size} of {kind}, SHA-256 `{src['sha256']}`.")
+        for e in entries:
+            if e.get("original"):
+                out.append(
+                    f"  - `{e['dataset']}`: the file's exact bytes, measured as they are, in its own format "
+                    f"({src['format']}) only."
+                )
+                continue
+            skipped = "; ".join(f"{f}: {why}" for f, why in e.get("skipped", {}).items())
+            out.append(
+                f"  - `{e['dataset']}`: re-encoded. serbench decoded the file and wrote it again with its reference "
+                f"encoders: as compact JSON (not the file's own bytes: no white space, serbench's own escapes and "
+                f"number forms) and in every other format that can carry it ({', '.join(e['files'])}). These rows "
+                "measure those files, not the file itself" + (f" (not written: {skipped})." if skipped else ".")
+            )
+    return out
 
 
 def _row(c, show_lang: bool, show_code: bool) -> list[str]:
@@ -179,14 +284,18 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     out.append(
         f"{run['mode']} mode ({args.get('rounds')} rounds per cell), started {started}, status {run['status']}. "
         f"Machine: {env.get('cpu_model')}, {env.get('cores')} cores, governor {env.get('governor')}, "
-        f"kernel {env.get('kernel')}. Commit {env.get('git_commit')}."
+        f"kernel {env.get('kernel')}. {_commit(env)}."
     )
+    out += _provenance(args, env)
+    for w in run_warnings(run, cells):
+        out += ["", f"> **⚠ Warning:** {w[0].upper() + w[1:]}"]
     out.append("")
     out.append(
         "Cells: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ". "
         "Times are per operation: the median over all samples of all rounds. **Net** = gross − the "
         "baseline's median (spec/fairness.md); ± is the 95% bootstrap CI of the net time. "
-        "*Gross/base* is gross time over the baseline's. *⚠ noisy*: robust CV above 5%. *⚠ ≈ baseline*: "
+        "*Gross/base* is gross time over the baseline's. *⚠ noisy*: robust CV above 5%. *⚠ bimodal*: the "
+        "samples fall into two clusters at least 10% apart, and the median may sit in either. *⚠ ≈ baseline*: "
         "the net time's CI reaches zero, so the library's own cost is lost in the baseline's noise (a "
         "negative net is noise, not speed). Incorrect and failed cells are never ranked; they "
         "are listed at the end with their reasons."
@@ -200,6 +309,7 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     if measures:
         out += ["", "What each timed loop does:", ""]
         out += [f"- {h} {t}: {m}" for h, t, m in measures]
+    out += _user_data(manifest, {c["dataset"] for c in cells})
     header = [
         "Library (version)",
         "Benchmark",

@@ -16,9 +16,11 @@ from ..corpus.build import compressed_sizes
 SCHEMA_VERSION = 2
 LATENCY_FIELDS = ("count", "p50_ns", "p99_ns", "p999_ns", "p9999_ns", "max_ns")
 # Columns added after version 1, as (name, type): a store made by an older serbench gains them on open.
-ADDED_COLUMNS = [("output_gzip_bytes", "INTEGER"), ("output_zstd_bytes", "INTEGER")] + [
-    (f"lat_{k}", "REAL") for k in LATENCY_FIELDS
-]
+ADDED_COLUMNS = (
+    [("output_gzip_bytes", "INTEGER"), ("output_zstd_bytes", "INTEGER")]
+    + [(f"lat_{k}", "REAL") for k in LATENCY_FIELDS]
+    + [("bimodal", "INTEGER")]  # samples in two clusters (stats.bimodal)
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -196,6 +198,14 @@ class Store:
 
     def finish_run(self, run_id: str, status: str = "done") -> None:
         self.db.execute("UPDATE runs SET finished_at=?, status=? WHERE id=?", (time.time(), status, run_id))
+
+    def append_run_env(self, run_id: str, key: str, value) -> None:
+        """Append `value` to the list `key` of the run's env_json (facts gathered while it runs)."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            env = json.loads(self.run(run_id)["env_json"])
+            env.setdefault(key, []).append(value)
+            self.db.execute("UPDATE runs SET env_json=? WHERE id=?", (json.dumps(env), run_id))
 
     def run(self, run_id: str) -> sqlite3.Row | None:
         return self.db.execute("SELECT * FROM runs WHERE id=?", (run_id,)).fetchone()

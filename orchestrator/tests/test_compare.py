@@ -1,0 +1,113 @@
+"""`compare` says what its numbers mean: a CI beside a verdict that seems to contradict it is explained,
+the geometric mean has a CI, cells it could not compare are listed, and comparing a run with itself or
+with a run from another machine or other settings says so."""
+
+from __future__ import annotations
+
+import json
+
+from serbench import runner
+from serbench.cli import main
+from serbench.compare import CI_ONLY, compare, render
+from serbench.store import Store
+
+from .test_report import ARGS, ENV, MANIFEST, _cell, make_run
+
+
+def _two_runs(tmp_path) -> Store:
+    store = Store(tmp_path / "s.db")
+    make_run(store, "run-a")
+    make_run(store, "run-b", speed=0.5)
+    return store
+
+
+def test_a_ci_that_excludes_one_beside_not_significant_is_marked_and_explained(tmp_path):
+    cmp = compare(_two_runs(tmp_path), "run-a", "run-b", n_boot=100)
+    marked = [r for r in cmp.rows if r.mark == CI_ONLY]
+    assert {r.key[1] for r in marked} == {"fastjson", "packer"}
+    assert all((r.ci[1] < 1 or r.ci[0] > 1) and r.verdict == "not significant" for r in marked)
+    text = render(cmp)
+    assert "| 0.450 | 0.442 – 0.456 | 0.4 | not significant † |" in text
+    legend = text.split("† The CI excludes 1")[1]
+    assert "round medians" in legend and "fresh process" in legend and "Holm" in legend and "--mode full" in legend
+    # a row whose CI includes 1 has no mark
+    assert next(r for r in cmp.rows if r.key[1] == "slowjson").mark == ""
+
+
+def test_the_geometric_mean_per_library_has_a_bootstrap_ci_over_its_cells(tmp_path):
+    cmp = compare(_two_runs(tmp_path), "run-a", "run-b", n_boot=200)
+    fast = cmp.geo["fastjson"]
+    assert fast.cells == 2 and fast.ci[0] <= fast.value <= fast.ci[1] and fast.ci[1] - fast.ci[0] > 0.005
+    assert cmp.geo["slowjson"].ci[0] < 1 < cmp.geo["slowjson"].ci[1]
+    assert compare(_two_runs(tmp_path / "again"), "run-a", "run-b", n_boot=200).geo == cmp.geo  # seeded
+    assert "| fastjson | 2 | 0.455 | " in render(cmp)
+
+
+def test_cells_measured_in_one_run_only_are_listed_with_the_reason(tmp_path):
+    store = _two_runs(tmp_path)
+    _cell(store, "run-a", "extra", "tree", "json", 700, baseline="copy-input")
+    runner.finalize(store, "run-a", 50, 1)
+    store.db.execute(
+        "UPDATE cells SET status='failed', reason='crashed (signal 11)' WHERE run_id='run-b' AND bench='packer'"
+    )
+    cmp = compare(store, "run-a", "run-b", n_boot=50)
+    why = {k[1]: w for k, w in cmp.not_compared}
+    assert why == {
+        "extra": "ok in A; not in B",
+        "packer": "ok in A; failed in B (crashed (signal 11))",
+        "lossy": "incorrect in A (hash 1111111111111111 != expected 0000000000000000); "
+        "incorrect in B (hash 1111111111111111 != expected 0000000000000000)",
+    }
+    text = render(cmp)
+    assert "Not compared (3 cells not measured in both runs):" in text
+    assert "| python | packer | tree | size-1 | msgpack | ok in A; failed in B (crashed (signal 11)) |" in text
+
+
+def test_comparing_a_run_with_itself_says_so(tmp_path):
+    store = _two_runs(tmp_path)
+    cmp = compare(store, "run-a", "run-a", n_boot=50)
+    assert cmp.same_run and all(r.ratio == 1 for r in cmp.rows)
+    assert "**⚠ A and B are the same run (run-a):** every ratio is 1 by construction" in render(cmp)
+    assert "same run" not in render(compare(store, "run-a", "run-b", n_boot=50))
+
+
+def test_runs_from_another_machine_or_with_other_settings_say_what_differs(tmp_path):
+    store = Store(tmp_path / "s.db")
+    make_run(store, "run-a")
+    other_env = {**ENV, "cpu_model": "Other CPU", "cores": 8, "kernel": "6.1", "git_commit": "def456"}
+    other_manifest = json.loads(json.dumps(MANIFEST))
+    other_manifest["datasets"][0]["hash"] = "1" * 16
+    other_manifest["hash_version"] = 2
+    store.create_run("run-b", "full", {**ARGS, "rounds": 7, "budget_ms": 10000}, other_env, other_manifest)
+    _cell(store, "run-b", "copy-input", "tree", "json", 100, is_baseline=True)
+    _cell(store, "run-b", "fastjson", "tree", "json", 1000, baseline="copy-input")
+    runner.finalize(store, "run-b", 50, 1)
+    store.db.execute("UPDATE cells SET version='2.0' WHERE run_id='run-b' AND bench='fastjson'")
+    cmp = compare(store, "run-a", "run-b", n_boot=50)
+    assert cmp.machine == ["CPU: Test CPU (A) vs Other CPU (B)", "cores: 2 (A) vs 8 (B)", "kernel: 6.0 (A) vs 6.1 (B)"]
+    assert cmp.settings[:3] == [
+        "mode: quick (A) vs full (B)",
+        "rounds: 3 (A) vs 7 (B)",
+        "budget (ms): None (A) vs 10000 (B)",
+    ]
+    assert "hash version: None (A) vs 2 (B)" in cmp.settings
+    assert "datasets with other data (object hash differs): size-1" in cmp.settings
+    assert cmp.versions == ["fastjson 1.0 (A) vs 2.0 (B)"]
+    text = render(cmp)
+    assert "> **⚠ Different machines:** CPU: Test CPU (A) vs Other CPU (B); cores: 2 (A) vs 8 (B)" in text
+    assert "> **⚠ Different settings:** mode: quick (A) vs full (B); rounds: 3 (A) vs 7 (B)" in text
+    assert "Commits: abc123 (A, dirty working tree), def456 (B, dirty working tree)." in text
+    assert "Library versions that differ: fastjson 1.0 (A) vs 2.0 (B)." in text
+    same = compare(_two_runs(tmp_path / "same"), "run-a", "run-b", n_boot=50)
+    assert (same.machine, same.settings, same.versions) == ([], [], [])
+    assert "Commits: abc123 (A, dirty working tree), abc123 (B, dirty working tree)." in render(same)
+
+
+def test_compare_json_carries_the_ci_the_geomean_ci_and_what_was_not_compared(tmp_path, capsys):
+    store = _two_runs(tmp_path)
+    store.close()
+    assert main(["--db", str(tmp_path / "s.db"), "compare", "run-a", "run-b", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["geomean"]["fastjson"]["cells"] == 2 and len(doc["geomean"]["fastjson"]["ci"]) == 2
+    assert any(r["ci_and_verdict_differ"] for r in doc["rows"]) and doc["same_run"] is False
+    assert [n["key"][1] for n in doc["not_compared"]] == ["lossy"]
