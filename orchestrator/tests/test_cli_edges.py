@@ -255,3 +255,25 @@ def test_list_never_builds_and_names_what_is_not_built(capsys, tmp_path, monkeyp
     assert code == 2
     assert "python: not built; `serbench build --lang python` builds it" in err
     assert "serbench: no harness is built yet" in err
+
+
+def test_two_commands_never_write_one_corpus_folder_at_once(corpus):
+    import fcntl
+    import threading
+
+    from serbench.corpus import build
+    from serbench.corpus.generator import DEFAULT_SEED
+
+    said: list[str] = []
+    done = threading.Event()
+    with open(corpus[0] / ".serbench-corpus.lock", "w") as held:  # another command is writing it
+        fcntl.flock(held, fcntl.LOCK_EX)
+        t = threading.Thread(
+            target=lambda: (build.ensure_corpus(corpus[0], DEFAULT_SEED, [], note=said.append), done.set())
+        )
+        t.start()
+        time.sleep(0.5)
+        assert not done.is_set()
+        assert said == [f"waiting: another serbench process is writing the corpus in {corpus[0]}..."]
+    t.join(timeout=120)
+    assert done.is_set()

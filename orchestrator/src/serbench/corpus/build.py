@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import gzip
 import hashlib
 import json
@@ -565,6 +566,19 @@ def ensure_corpus(
     manifest.json on disk also keeps earlier user files' datasets while those files are unchanged."""
     progress, note = progress or _no_progress, note or (lambda msg: None)
     dest.mkdir(parents=True, exist_ok=True)
+    # One writer at a time per corpus folder: a second command would otherwise take the first's
+    # temporary files for an interrupted write's leftovers, and both would rewrite manifest.json.
+    # flock(2) is released by the kernel when its holder dies, so a killed writer blocks nobody.
+    with open(dest / ".serbench-corpus.lock", "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            note(f"waiting: another serbench process is writing the corpus in {dest}...")
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        return _ensure_corpus(dest, seed, user, progress, note)
+
+
+def _ensure_corpus(dest: Path, seed: int, user: list[UserFile], progress: Progress, note) -> dict:
     old = load_manifest(dest)
     same_code = bool(
         old
