@@ -134,14 +134,8 @@ fn deep_arrays(fmt: &str, n: usize) -> Vec<u8> {
         "json" | "json-pretty" => [&b"{\"a\":"[..], &b"[".repeat(n), &b"]".repeat(n), b"}"].concat(),
         "msgpack" => [&b"\x81\xa1a"[..], &b"\x91".repeat(n - 1), b"\x90"].concat(),
         "cbor" => [&b"\xa1\x61a"[..], &b"\x81".repeat(n - 1), b"\x80"].concat(),
-        "bson" => {
-            // the innermost array is empty; each level is an array holding the next at key "0"
-            let mut body = vec![5, 0, 0, 0, 0];
-            for _ in 1..n {
-                body = bson_doc(&[&[4u8][..], b"0\0", &body].concat());
-            }
-            bson_doc(&[&[4u8][..], b"a\0", &body].concat())
-        }
+        // the innermost array is empty; each level is an array holding the next at key "0"
+        "bson" => bson_doc(&[&b"\x04a\0"[..], &bson_nested(n - 1, b"\x040\0")].concat()),
         _ => unreachable!(),
     }
 }
@@ -152,15 +146,23 @@ fn deep_maps(fmt: &str, n: usize) -> Vec<u8> {
         "json" | "json-pretty" => [b"{\"a\":".repeat(n), b"{}".to_vec(), b"}".repeat(n)].concat(),
         "msgpack" => [b"\x81\xa1a".repeat(n), b"\x80".to_vec()].concat(),
         "cbor" => [b"\xa1\x61a".repeat(n), b"\xa0".to_vec()].concat(),
-        "bson" => {
-            let mut body = vec![5, 0, 0, 0, 0];
-            for _ in 0..n {
-                body = bson_doc(&[&[3u8][..], b"a\0", &body].concat());
-            }
-            body
-        }
+        "bson" => bson_nested(n, b"\x03a\0"),
         _ => unreachable!(),
     }
+}
+
+/// `levels` documents, each the one element (`elem`: type and key) of the one around it, around an
+/// empty one; written front to back (wrapping it level by level would copy it once per level).
+fn bson_nested(levels: usize, elem: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(levels * 8 + 5);
+    for k in (1..=levels).rev() {
+        // each level adds its length (4), type and key (3) and terminator (1) to the one inside it
+        out.extend_from_slice(&((5 + 8 * k) as i32).to_le_bytes());
+        out.extend_from_slice(elem);
+    }
+    out.extend_from_slice(&[5, 0, 0, 0, 0]);
+    out.resize(out.len() + levels, 0);
+    out
 }
 
 /// A BSON document around its elements: the length, the elements, the terminator.
@@ -189,6 +191,15 @@ fn expected_deep_maps(n: usize) -> String {
         h = m.finish();
     }
     hash::hex64(h)
+}
+
+#[test]
+fn the_deep_bson_generator_matches_wrapping_level_by_level() {
+    let mut body = vec![5, 0, 0, 0, 0];
+    for n in 1..20 {
+        body = bson_doc(&[&b"\x03a\0"[..], &body].concat());
+        assert_eq!(deep_maps("bson", n), body);
+    }
 }
 
 #[test]

@@ -152,12 +152,15 @@ mod deep_tests {
             assert_eq!(hash_doc(&doc).unwrap(), nested_hash(100_000, maps));
             std::mem::forget(doc);
         }
-        // {"a": {"a": ... {"b": 1}}} as raw bytes, built from the inside out
-        let doc = |elements: &[u8]| [&((elements.len() + 5) as i32).to_le_bytes()[..], elements, b"\0"].concat();
-        let mut body = doc(b"\x10b\0\x01\0\0\0");
-        for _ in 0..100_000 {
-            body = doc(&[&b"\x03a\0"[..], &body].concat());
+        // {"a": {"a": ... {"b": 1}}} as raw bytes, front to back: each level adds its length (4),
+        // type and key (3) and terminator (1) to the innermost document {"b": 1} (12 bytes)
+        let mut body = Vec::new();
+        for k in (1..=100_000).rev() {
+            body.extend_from_slice(&(12 + 8 * k as i32).to_le_bytes());
+            body.extend_from_slice(b"\x03a\0");
         }
+        body.extend_from_slice(b"\x0c\0\0\0\x10b\0\x01\0\0\0\0");
+        body.resize(body.len() + 100_000, 0);
         let raw = RawDocument::from_bytes(&body).unwrap();
         assert_eq!(hash_raw_doc(raw).unwrap(), nested_hash(100_000, true));
     }
