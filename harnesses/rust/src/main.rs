@@ -433,8 +433,14 @@ fn run_latency(b: &Bench, test: &str, fmt: &str, data: &[u8], budget_ms: u64, ve
         eprintln!("{} has no one-record codec for {fmt}", b.id);
         return EXIT_UNSUPPORTED;
     };
+    let records = match typed_input(data) {
+        Ok(r) => r,
+        Err(e) => {
+            out.row("error", json!({"reason": e.reason()}));
+            return e.code();
+        }
+    };
     let prepared = guarded(|| {
-        let records = typed::load(data)?;
         let codec = one_fn(fmt, &records)?;
         let wires =
             (0..codec.hashes.len()).map(|i| (codec.encode)(i).map(|o| o.to_vec())).collect::<Result<Vec<_>, _>>()?;
@@ -449,8 +455,8 @@ fn run_latency(b: &Bench, test: &str, fmt: &str, data: &[u8], budget_ms: u64, ve
     };
     let n = wires.len();
     if n == 0 {
-        out.row("error", json!({"reason": "the dataset has no records"}));
-        return EXIT_REJECTED;
+        out.row("error", json!({"reason": "the dataset has no records (a typed dataset for --latency needs one)"}));
+        return EXIT_INPUT;
     }
     if verify {
         // every record round-trips on its own (outside the timed pass)

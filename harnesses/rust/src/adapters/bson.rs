@@ -155,8 +155,8 @@ mod deep_tests {
         // {"a": {"a": ... {"b": 1}}} as raw bytes, front to back: each level adds its length (4),
         // type and key (3) and terminator (1) to the innermost document {"b": 1} (12 bytes)
         let mut body = Vec::new();
-        for k in (1..=100_000).rev() {
-            body.extend_from_slice(&(12 + 8 * k as i32).to_le_bytes());
+        for k in (1..=100_000i32).rev() {
+            body.extend_from_slice(&(12 + 8 * k).to_le_bytes());
             body.extend_from_slice(b"\x03a\0");
         }
         body.extend_from_slice(b"\x0c\0\0\0\x10b\0\x01\0\0\0\0");
