@@ -11,10 +11,10 @@ import tracemalloc
 from pathlib import Path
 
 from . import measure
-from .adapters import Bench, load_all
-from .hashing import DECODERS, hash_value, hex64
+from .adapters import Bench, LibraryError, lib_call, load_all
+from .hashing import DECODERS, ModelError, RefError, hash_value, hex64
 
-EXIT_OK, EXIT_USAGE, EXIT_REJECTED, EXIT_MISMATCH, EXIT_UNSUPPORTED = 0, 2, 3, 4, 5
+EXIT_OK, EXIT_USAGE, EXIT_REJECTED, EXIT_MISMATCH, EXIT_UNSUPPORTED, EXIT_INPUT = 0, 2, 3, 4, 5, 6
 KNOWN = Path(__file__).resolve().parent.parent / "known-deviations.json"
 # What the timed loop does, per test: reported with every cell (issue 2: say when decode is timed alone).
 MEASURES = {
@@ -25,7 +25,12 @@ MEASURES = {
 
 
 class Rejected(Exception):
-    """The library under test raised: the cell fails with this reason."""
+    """The cell cannot be checked: `code` is 3 (the library rejected the input or failed) or 6 (the
+    harness's reference decoder rejects the input, or a limit of the harness's own code)."""
+
+    def __init__(self, reason: str, code: int = EXIT_REJECTED):
+        super().__init__(reason)
+        self.code = code
 
 
 def _copy(data: bytes) -> bytes:
@@ -33,28 +38,64 @@ def _copy(data: bytes) -> bytes:
     return bytes(memoryview(data))
 
 
+def reference(fmt: str, data: bytes):
+    """The input decoded by the harness's reference decoder (refcodec.py); its rejection is the input's."""
+    dec = DECODERS.get(fmt)
+    if dec is None:
+        raise Rejected(f"no reference decoder for format {fmt}", EXIT_INPUT)
+    try:
+        return dec(data)
+    except RefError as e:
+        raise Rejected(f"the reference decoder rejects the input ({fmt}): {e}", EXIT_INPUT) from None
+
+
 def operation(bench: Bench, test: str, fmt: str, data: bytes):
-    """(timed op, its argument, check function returning the hash) for one cell."""
+    """(timed op, its argument) for one cell (the input is decoded by the reference decoder for write
+    rows)."""
     if bench.baseline:
-        # A baseline's check proves the harness reads the file right: the reference decoder's hash.
-        op = bench.encode if test == "write" else (lambda d: bench.decode(_copy(d)))
-        return op, data, lambda: hash_value(DECODERS[fmt](data))
+        return (bench.encode if test == "write" else (lambda d: bench.decode(_copy(d)))), data
     if test == "write":
-        obj = DECODERS[fmt](data)
-        return bench.encode, obj, lambda: hash_value(DECODERS[fmt](bench.encode(obj)))
+        return bench.encode, reference(fmt, data)
     if test == "tree":
-        return (lambda d: bench.decode(_copy(d))), data, lambda: hash_value(bench.decode(_copy(data)))
-    return (lambda d: bench.stream(_copy(d))), data, lambda: bench.stream_hash(_copy(data))
+        return (lambda d: bench.decode(_copy(d))), data
+    return (lambda d: bench.stream(_copy(d))), data
 
 
 def check(bench: Bench, test: str, fmt: str, data: bytes) -> tuple[str, int | None]:
-    """Hash of what the benchmark decodes (or encodes, read back). Raises Rejected."""
+    """Hash of what the benchmark decodes (or encodes, read back), and the output size of a write row.
+    Raises Rejected. Library calls go through lib_call; the harness's own code (reference decoders,
+    hash walks) is not wrapped, so an exception there is never reported as the library's."""
     try:
-        op, arg, hasher = operation(bench, test, fmt, data)
-        out_bytes = len(bench.encode(arg)) if test == "write" and not bench.baseline else None
-        return hex64(hasher()), out_bytes
-    except Exception as e:  # any library error is a rejection with its message
-        raise Rejected(f"{type(e).__name__}: {e}") from e
+        if bench.baseline:
+            # a baseline's check proves the harness reads the file right: the reference decoder's hash
+            return hex64(hash_value(reference(fmt, data))), None
+        if test == "write":
+            obj = reference(fmt, data)
+            out = lib_call(bench.encode, obj)
+            if not isinstance(out, (bytes, bytearray)):
+                raise Rejected(f"the library's output is {type(out).__name__}, not bytes")
+            try:
+                back = DECODERS[fmt](bytes(out))
+            except RefError as e:
+                raise Rejected(f"the reference decoder cannot read the library's output: {e}") from None
+            return hex64(hash_value(back)), len(out)
+        if test == "tree":
+            return hex64(hash_value(lib_call(bench.decode, _copy(data)))), None
+        return hex64(bench.stream_hash(_copy(data))), None
+    except LibraryError as e:
+        raise Rejected(str(e)) from e
+    except ModelError as e:
+        raise Rejected(f"the library's result is not in the data model: {e}") from e
+
+
+def _library_error(op, arg, error: Exception) -> Rejected:
+    """An exception in the timed loop after the check passed: the library's when the op alone raises
+    again under lib_call, else the harness's own (re-raised: a crash, never a rejection)."""
+    try:
+        lib_call(op, arg)
+    except LibraryError as e:
+        return Rejected(str(e))
+    raise error
 
 
 def supported(bench: Bench, test: str, fmt: str) -> bool:
@@ -136,18 +177,32 @@ def alloc_pass(op, arg) -> dict:
     }
 
 
+def _read(path: str) -> bytes | None:
+    try:
+        return Path(path).read_bytes()
+    except OSError as e:
+        print(f"cannot read {path}: {e.strerror}", file=sys.stderr)
+        return None
+
+
 def cmd_run(benches, args) -> int:
     b = _lookup(benches, args)
     if isinstance(b, int):
         return b
-    out = Results(args.results)
-    data = Path(args.file).read_bytes()
+    data = _read(args.file)
+    if data is None:
+        return EXIT_USAGE
+    try:
+        out = Results(args.results)
+    except OSError as e:
+        print(f"cannot open {args.results}: {e.strerror}", file=sys.stderr)
+        return EXIT_USAGE
     if not args.no_check:
         try:
             got, out_bytes = check(b, args.test, args.format, data)
         except Rejected as e:
             out.row("error", reason=str(e))
-            return EXIT_REJECTED
+            return e.code
         ok = got == args.expect_hash
         out.row(
             "check",
@@ -159,12 +214,21 @@ def cmd_run(benches, args) -> int:
         )
         if not ok:
             return EXIT_MISMATCH
-    op, arg, _ = operation(b, args.test, args.format, data)
+    try:
+        op, arg = operation(b, args.test, args.format, data)
+    except Rejected as e:
+        out.row("error", reason=str(e))
+        return e.code
     out.row("info", measures=MEASURES[args.test])
-    if args.alloc:
-        out.row("alloc", **alloc_pass(op, arg))
-        return EXIT_OK
-    samples, info = measure.sample(op, arg, args.budget_ms * 1_000_000, args.min_samples)
+    try:
+        if args.alloc:
+            out.row("alloc", **alloc_pass(op, arg))
+            return EXIT_OK
+        samples, info = measure.sample(op, arg, args.budget_ms * 1_000_000, args.min_samples)
+    except Exception as e:
+        r = _library_error(op, arg, e)
+        out.row("error", reason=str(r))
+        return r.code
     out.row("info", **info)
     for s in samples:
         out.row("sample", iterations=s.iterations, wall_ns=s.wall_ns, cpu_ns=s.cpu_ns)
@@ -175,11 +239,14 @@ def cmd_verify(benches, args) -> int:
     b = _lookup(benches, args)
     if isinstance(b, int):
         return b
+    data = _read(args.file)
+    if data is None:
+        return EXIT_USAGE
     try:
-        got, _ = check(b, args.test, args.format, Path(args.file).read_bytes())
+        got, _ = check(b, args.test, args.format, data)
     except Rejected as e:
         print(json.dumps({"error": str(e)}))
-        return EXIT_REJECTED
+        return e.code
     print(json.dumps({"hash": got}))
     return EXIT_OK
 

@@ -8,7 +8,6 @@ use serde_json::{json, Value as J};
 use std::collections::HashMap;
 use std::hint::black_box;
 use std::io::Write;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 #[global_allocator]
@@ -23,6 +22,7 @@ const EXIT_USAGE: i32 = 2;
 const EXIT_REJECTED: i32 = 3;
 const EXIT_MISMATCH: i32 = 4;
 const EXIT_UNSUPPORTED: i32 = 5;
+const EXIT_INPUT: i32 = 6;
 
 const PROTOCOL_TESTS: &[&str] = &["write", "tree", "incremental", "typed-encode", "typed-decode", "typed-access"];
 const KNOWN_DEVIATIONS: &str = include_str!("../known-deviations.json");
@@ -114,55 +114,83 @@ fn supported(b: &Bench, test: &str, fmt: &str) -> bool {
     b.tests().contains(&test) && b.formats.contains(&fmt)
 }
 
-/// Runs `f`, turning a panic inside a library into an error with its message.
+/// Runs a typed row's function (the crate's encoder or decoder, which call the library throughout),
+/// turning a panic inside it into the error "library panicked: ...". Schemaless rows catch panics
+/// at each library call instead (`adapters::lib`), so a panic in the harness's own code there is
+/// never reported as a library's rejection.
 fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(r) => r,
-        Err(p) => {
-            let msg = p
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown".into());
-            Err(format!("panic: {msg}"))
+    adapters::lib(f)?
+}
+
+/// Why a cell cannot be checked or measured (spec/protocol.md, exit codes).
+enum Fail {
+    /// the library rejected the input or failed to encode: exit 3
+    Library(String),
+    /// the input is not valid in the format by the reference decoder, or is beyond a limit of the
+    /// harness's own code: exit 6, nothing was measured
+    Input(String),
+}
+
+impl Fail {
+    fn code(&self) -> i32 {
+        match self {
+            Fail::Library(_) => EXIT_REJECTED,
+            Fail::Input(_) => EXIT_INPUT,
+        }
+    }
+    fn reason(&self) -> &str {
+        match self {
+            Fail::Library(r) | Fail::Input(r) => r,
         }
     }
 }
 
-fn prepare(b: &Bench, test: &str, fmt: &str, data: &[u8]) -> Result<Prepared, String> {
+/// The input, decoded by the reference decoder; a rejection is the input's.
+fn reference(fmt: &str, data: &[u8]) -> Result<Val, Fail> {
+    ref_decode(fmt, data).map_err(|e| Fail::Input(format!("the reference decoder rejects the input ({fmt}): {e}")))
+}
+
+fn typed_input(data: &[u8]) -> Result<Records, Fail> {
+    typed::load(data).map_err(Fail::Input)
+}
+
+fn prepare(b: &Bench, test: &str, fmt: &str, data: &[u8]) -> Result<Prepared, Fail> {
     if b.is_baseline() {
         return Ok(match test {
             "write" => Prepared::HashData,
             "typed-encode" => {
-                let r = typed::load(data)?;
-                let wire = typed_wire(fmt, &r)?;
+                let r = typed_input(data)?;
+                let wire = typed_wire(fmt, &r).map_err(Fail::Library)?;
                 Prepared::HashTypedData(r, wire)
             }
             "typed-decode" | "typed-access" => {
-                let r = typed::load(data)?;
-                let wire = typed_wire(fmt, &r)?;
+                let r = typed_input(data)?;
+                let wire = typed_wire(fmt, &r).map_err(Fail::Library)?;
                 Prepared::HashTyped(r, wire)
             }
-            _ => Prepared::HashObject(ref_decode(fmt, data)?),
+            _ => Prepared::HashObject(reference(fmt, data)?),
         });
     }
     match test {
         "typed-encode" | "typed-decode" | "typed-access" => {
             let t = b.typed.as_ref().unwrap();
-            let records = typed::load(data)?;
-            let enc = guarded(|| (t.encoder)(fmt, &records))?;
+            let records = typed_input(data)?;
+            let enc = guarded(|| (t.encoder)(fmt, &records)).map_err(Fail::Library)?;
             if test == "typed-encode" {
-                let dec = t.decode.or(t.access).ok_or("no decoder to check the output")?;
+                let dec = t.decode.or(t.access).ok_or(Fail::Library("no decoder to check the output".into()))?;
                 Ok(Prepared::TypedEncode(enc, dec, records.schema()))
             } else {
-                let wire = guarded(&enc)?.to_vec();
+                let wire = guarded(&enc).map_err(Fail::Library)?.to_vec();
                 let read = if test == "typed-access" { t.access } else { t.decode };
-                Ok(Prepared::TypedRead(read.ok_or("unsupported test")?, records.schema(), wire))
+                Ok(Prepared::TypedRead(read.ok_or(Fail::Library("unsupported test".into()))?, records.schema(), wire))
             }
         }
         "write" => {
-            let v = ref_decode(fmt, data).map_err(|e| format!("reference decoder: {e}"))?;
-            guarded(|| (b.write.unwrap())(fmt, &v)).map(Prepared::Write)
+            let v = reference(fmt, data)?;
+            // the harness's own conversion into the library's input type (iterative, model::fold)
+            (b.write.unwrap())(fmt, &v)
+                .map(Prepared::Write)
+                .map_err(|e| Fail::Input(format!("the harness cannot give this input to {}: {e}", b.library)))
         }
         "tree" => Ok(Prepared::Decode(b.tree.unwrap())),
         _ => Ok(Prepared::Decode(b.incremental.unwrap())),
@@ -182,25 +210,31 @@ fn typed_owner(fmt: &str) -> Option<Bench> {
 }
 
 /// The correctness check (protocol `run` step 2): the hash, and the output bytes (write tests).
-fn check(p: &Prepared, fmt: &str, data: &[u8]) -> Result<(u64, Option<Vec<u8>>), String> {
-    guarded(|| match p {
-        Prepared::Decode(f) => Ok((f(fmt, &mut data.to_vec())?, None)),
+/// Library calls catch their own panics (adapters::lib); the harness's code here does not, so a
+/// bug in it is a crash (exit 101), never a library's rejection.
+fn check(p: &Prepared, fmt: &str, data: &[u8]) -> Result<(u64, Option<Vec<u8>>), Fail> {
+    match p {
+        Prepared::Decode(f) => Ok((f(fmt, &mut data.to_vec()).map_err(Fail::Library)?, None)),
         Prepared::Write(enc) => {
-            let out = enc()?;
-            let v = ref_decode(fmt, &out).map_err(|e| format!("reference decoder cannot read the output: {e}"))?;
+            let out = enc().map_err(Fail::Library)?;
+            let v = ref_decode(fmt, &out)
+                .map_err(|e| Fail::Library(format!("the reference decoder cannot read the library's output: {e}")))?;
             Ok((hash_val(&v), Some(out)))
         }
-        Prepared::HashData => Ok((hash_val(&ref_decode(fmt, data)?), None)),
+        Prepared::HashData => Ok((hash_val(&reference(fmt, data)?), None)),
         Prepared::HashObject(v) => Ok((hash_val(v), None)),
-        Prepared::TypedEncode(enc, dec, schema) => {
+        Prepared::TypedEncode(enc, dec, schema) => guarded(|| {
             let out = enc()?;
             let h = dec(fmt, *schema, AlignedCopy::new(&out).bytes())
                 .map_err(|e| format!("cannot decode its own output: {e}"))?;
             Ok((h, Some(out.to_vec())))
+        })
+        .map_err(Fail::Library),
+        Prepared::TypedRead(dec, schema, wire) => {
+            guarded(|| Ok((dec(fmt, *schema, AlignedCopy::new(wire).bytes())?, None))).map_err(Fail::Library)
         }
-        Prepared::TypedRead(dec, schema, wire) => Ok((dec(fmt, *schema, AlignedCopy::new(wire).bytes())?, None)),
         Prepared::HashTypedData(r, _) | Prepared::HashTyped(r, _) => Ok((typed::hash_all(r), None)),
-    })
+    }
 }
 
 fn timed_op<'a>(p: &'a Prepared, fmt: &'a str, data: &'a [u8]) -> Box<measure::Op<'a>> {
@@ -399,8 +433,14 @@ fn run_latency(b: &Bench, test: &str, fmt: &str, data: &[u8], budget_ms: u64, ve
         eprintln!("{} has no one-record codec for {fmt}", b.id);
         return EXIT_UNSUPPORTED;
     };
+    let records = match typed_input(data) {
+        Ok(r) => r,
+        Err(e) => {
+            out.row("error", json!({"reason": e.reason()}));
+            return e.code();
+        }
+    };
     let prepared = guarded(|| {
-        let records = typed::load(data)?;
         let codec = one_fn(fmt, &records)?;
         let wires =
             (0..codec.hashes.len()).map(|i| (codec.encode)(i).map(|o| o.to_vec())).collect::<Result<Vec<_>, _>>()?;
@@ -415,8 +455,8 @@ fn run_latency(b: &Bench, test: &str, fmt: &str, data: &[u8], budget_ms: u64, ve
     };
     let n = wires.len();
     if n == 0 {
-        out.row("error", json!({"reason": "the dataset has no records"}));
-        return EXIT_REJECTED;
+        out.row("error", json!({"reason": "the dataset has no records (a typed dataset for --latency needs one)"}));
+        return EXIT_INPUT;
     }
     if verify {
         // every record round-trips on its own (outside the timed pass)
@@ -470,6 +510,13 @@ fn run_latency(b: &Bench, test: &str, fmt: &str, data: &[u8], budget_ms: u64, ve
             EXIT_OK
         }
     }
+}
+
+/// A prepared cell is never dropped: the process exits right after using it. A write row's input
+/// is the library's own tree type, built by the harness as deep as the document, and its drop glue
+/// (the library's) may recurse once per level, which must not crash the harness after the check.
+fn keep(p: Prepared) -> std::mem::ManuallyDrop<Prepared> {
+    std::mem::ManuallyDrop::new(p)
 }
 
 struct Results(std::fs::File);
@@ -531,18 +578,18 @@ fn cmd_run(benches: &[Bench], argv: &[String]) -> i32 {
         Err(e) => return usage(&format!("cannot open {results}: {e}")),
     };
     let prepared = match prepare(b, &test, &fmt, &data) {
-        Ok(p) => p,
+        Ok(p) => keep(p),
         Err(e) => {
-            out.row("error", json!({"reason": e}));
-            return EXIT_REJECTED;
+            out.row("error", json!({"reason": e.reason()}));
+            return e.code();
         }
     };
     let output_file = a.get("output-file").ok().filter(|_| test == "write" || test == "typed-encode");
     if !a.flag("no-check") || output_file.is_some() {
         match check(&prepared, &fmt, &data) {
             Err(e) => {
-                out.row("error", json!({"reason": e}));
-                return EXIT_REJECTED;
+                out.row("error", json!({"reason": e.reason()}));
+                return e.code();
             }
             Ok((_, output)) if a.flag("no-check") => {
                 // --output-file without the check: the bytes only, no check row
@@ -598,7 +645,14 @@ fn cmd_run(benches: &[Bench], argv: &[String]) -> i32 {
         );
         return EXIT_OK;
     }
-    match guarded(|| measure::sample(&mut *op, budget_ms * 1_000_000, min_samples)) {
+    // typed rows' functions call their crate throughout, so they are guarded as a whole; schemaless
+    // rows catch a panic at each library call (adapters::lib), so nothing more is caught here
+    let sampled = if test.starts_with("typed-") {
+        guarded(|| measure::sample(&mut *op, budget_ms * 1_000_000, min_samples))
+    } else {
+        measure::sample(&mut *op, budget_ms * 1_000_000, min_samples)
+    };
+    match sampled {
         Err(e) => {
             out.row("error", json!({"reason": e}));
             EXIT_REJECTED
@@ -630,14 +684,21 @@ fn cmd_verify(benches: &[Bench], argv: &[String]) -> i32 {
         Ok(d) => d,
         Err(e) => return usage(&format!("cannot read {file}: {e}")),
     };
-    match prepare(b, &test, &fmt, &data).and_then(|p| check(&p, &fmt, &data)) {
+    let prepared = match prepare(b, &test, &fmt, &data) {
+        Ok(p) => keep(p),
+        Err(e) => {
+            println!("{}", json!({"error": e.reason()}));
+            return e.code();
+        }
+    };
+    match check(&prepared, &fmt, &data) {
         Ok((h, _)) => {
             println!("{}", json!({"hash": hash::hex64(h)}));
             EXIT_OK
         }
         Err(e) => {
-            println!("{}", json!({"error": e}));
-            EXIT_REJECTED
+            println!("{}", json!({"error": e.reason()}));
+            e.code()
         }
     }
 }
@@ -674,9 +735,11 @@ fn cmd_selftest(benches: &[Bench], argv: &[String]) -> i32 {
                     let (status, reason) = if skips.contains(fmt) || skips.contains(&b.library) {
                         ("skip", Some("vector lists it in skip".to_string()))
                     } else {
-                        let res = std::fs::read(dir.join(file))
-                            .map_err(|e| e.to_string())
-                            .and_then(|data| prepare(b, test, fmt, &data).and_then(|p| check(&p, fmt, &data)));
+                        let res = std::fs::read(dir.join(file)).map_err(|e| e.to_string()).and_then(|data| {
+                            prepare(b, test, fmt, &data)
+                                .and_then(|p| check(&p, fmt, &data))
+                                .map_err(|e| e.reason().to_string())
+                        });
                         let err = match res {
                             Ok((h, _)) if hash::hex64(h) == expected => None,
                             Ok((h, _)) => Some(format!("hash {} != {expected}", hash::hex64(h))),

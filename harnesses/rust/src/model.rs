@@ -1,14 +1,20 @@
-//! The harness's own tree of the data model (`Val`), the reference decoders that build it, and the
-//! hash of it. Write rows start from a `Val` converted to each library's input type; the
-//! `hash-object` baseline walks a prebuilt `Val`.
+//! The harness's own tree of the data model (`Val`), the reference decoders that build it
+//! (`refdec.rs`), and the hash of it. Write rows start from a `Val` converted to each library's input
+//! type (`fold`); the `hash-object` baseline walks a prebuilt `Val`.
+//!
+//! Everything here is iterative (spec/protocol.md: the harness's own code never recurses without
+//! bound on its input): the hash walk ([`hash_val`]), the conversions ([`fold`]) and even dropping a
+//! tree (`impl Drop for Val`), since the drop glue of nested `Vec<Val>` recurses once per level.
 
-use crate::hash::{self, ArrayAcc, MapAcc};
+use crate::hash::{self, ArrayAcc, MapAcc, Node};
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
-use serde::ser::{SerializeMap, SerializeSeq};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::Deserializer;
+use std::convert::Infallible;
 use std::fmt;
 
-#[derive(Clone, Debug, PartialEq)]
+pub use crate::refdec::{ref_decode, REF_FORMATS};
+
+#[derive(Debug)]
 pub enum Val {
     Null,
     Bool(bool),
@@ -31,135 +37,124 @@ impl Val {
             Val::NegInt(v)
         }
     }
-    pub fn int128(v: i128) -> Result<Val, String> {
-        if v >= 0 {
-            u64::try_from(v).map(Val::UInt).map_err(|_| format!("integer {v} above UINT64_MAX"))
-        } else {
-            i64::try_from(v).map(Val::NegInt).map_err(|_| format!("integer {v} below INT64_MIN"))
+}
+
+/// Drops a tree without recursion: the children of every container are moved onto one heap stack
+/// first, so each `Val` dropped here has no children left (the derived drop glue would recurse
+/// once per level and overflow the stack on a document nested 100,000 deep).
+impl Drop for Val {
+    fn drop(&mut self) {
+        let mut stack: Vec<Val> = match self {
+            Val::Array(a) if !a.is_empty() => std::mem::take(a),
+            Val::Map(m) if !m.is_empty() => m.drain(..).map(|(_, x)| x).collect(),
+            _ => return,
+        };
+        while let Some(mut v) = stack.pop() {
+            match &mut v {
+                Val::Array(a) => stack.append(a),
+                Val::Map(m) => stack.extend(m.drain(..).map(|(_, x)| x)),
+                _ => {}
+            }
         }
     }
 }
 
+/// The object hash of a `Val` (tree form), iterative ([`hash::walk`]).
 pub fn hash_val(v: &Val) -> u64 {
-    match v {
-        Val::Null => hash::NULL_HASH,
-        Val::Bool(b) => hash::hash_bool(*b),
-        Val::UInt(u) => hash::hash_u64(*u),
-        Val::NegInt(i) => hash::hash_i64(*i),
-        Val::Float(f) => hash::hash_f64(*f),
-        Val::Str(s) => hash::hash_str(s),
-        Val::Bin(b) => hash::hash_bin(b),
-        Val::Array(a) => {
-            let mut acc = ArrayAcc::new();
-            for x in a {
-                acc.push(hash_val(x));
-            }
-            acc.finish()
-        }
-        Val::Map(m) => {
-            let mut acc = MapAcc::new();
-            for (k, x) in m {
-                acc.push(hash::hash_str(k), hash_val(x));
-            }
-            acc.finish()
-        }
+    let r = hash::walk(v, |v| {
+        Ok::<_, Infallible>(match v {
+            Val::Null => Node::Leaf(hash::NULL_HASH),
+            Val::Bool(b) => Node::Leaf(hash::hash_bool(*b)),
+            Val::UInt(u) => Node::Leaf(hash::hash_u64(*u)),
+            Val::NegInt(i) => Node::Leaf(hash::hash_i64(*i)),
+            Val::Float(f) => Node::Leaf(hash::hash_f64(*f)),
+            Val::Str(s) => Node::Leaf(hash::hash_str(s)),
+            Val::Bin(b) => Node::Leaf(hash::hash_bin(b)),
+            Val::Array(a) => Node::Array(a.iter().map(Ok)),
+            Val::Map(m) => Node::Map(m.iter().map(|(k, x)| Ok((hash::hash_str(k), x)))),
+        })
+    });
+    match r {
+        Ok(h) => h,
+        Err(never) => match never {},
     }
 }
 
-impl Serialize for Val {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Val::Null => s.serialize_unit(),
-            Val::Bool(b) => s.serialize_bool(*b),
-            Val::UInt(u) => s.serialize_u64(*u),
-            Val::NegInt(i) => s.serialize_i64(*i),
-            Val::Float(f) => s.serialize_f64(*f),
-            Val::Str(x) => s.serialize_str(x),
-            Val::Bin(b) => s.serialize_bytes(b),
+enum FoldFrame<'a, O> {
+    Array(std::slice::Iter<'a, Val>, Vec<O>),
+    Map(std::slice::Iter<'a, (String, Val)>, Vec<(&'a str, O)>, &'a str),
+}
+
+/// Builds another tree from a `Val`, bottom-up and without recursion: `leaf` converts a scalar,
+/// `array` and `map` build a container from its converted children. This is how a write row's
+/// input is made in each library's own type, however deep the document. On an error the partly
+/// built values are leaked, not dropped: a library's tree type may drop recursively, and the
+/// process ends soon after an error anyway.
+pub fn fold<'a, O, E>(
+    v: &'a Val,
+    mut leaf: impl FnMut(&'a Val) -> Result<O, E>,
+    mut array: impl FnMut(Vec<O>) -> Result<O, E>,
+    mut map: impl FnMut(Vec<(&'a str, O)>) -> Result<O, E>,
+) -> Result<O, E> {
+    let mut stack: Vec<FoldFrame<'a, O>> = Vec::new();
+    let mut item = v;
+    let result = 'outer: loop {
+        let mut done: Option<O> = match item {
             Val::Array(a) => {
-                let mut seq = s.serialize_seq(Some(a.len()))?;
-                for x in a {
-                    seq.serialize_element(x)?;
-                }
-                seq.end()
+                stack.push(FoldFrame::Array(a.iter(), Vec::with_capacity(a.len())));
+                None
             }
             Val::Map(m) => {
-                let mut map = s.serialize_map(Some(m.len()))?;
-                for (k, x) in m {
-                    map.serialize_entry(k, x)?;
-                }
-                map.end()
+                stack.push(FoldFrame::Map(m.iter(), Vec::with_capacity(m.len()), ""));
+                None
             }
-        }
+            scalar => match leaf(scalar) {
+                Ok(o) => Some(o),
+                Err(e) => break 'outer Err(e),
+            },
+        };
+        item = loop {
+            let Some(top) = stack.last_mut() else {
+                match done {
+                    Some(o) => break 'outer Ok(o),
+                    None => unreachable!("a finished root always yields a value"),
+                }
+            };
+            let next = match top {
+                FoldFrame::Array(it, out) => {
+                    if let Some(o) = done.take() {
+                        out.push(o);
+                    }
+                    it.next()
+                }
+                FoldFrame::Map(it, out, key) => {
+                    if let Some(o) = done.take() {
+                        out.push((*key, o));
+                    }
+                    it.next().map(|(k, x)| {
+                        *key = k.as_str();
+                        x
+                    })
+                }
+            };
+            if let Some(child) = next {
+                break child;
+            }
+            let built = match stack.pop() {
+                Some(FoldFrame::Array(_, out)) => array(out),
+                Some(FoldFrame::Map(_, out, _)) => map(out),
+                None => unreachable!(),
+            };
+            match built {
+                Ok(o) => done = Some(o),
+                Err(e) => break 'outer Err(e),
+            }
+        };
+    };
+    if result.is_err() {
+        std::mem::forget(stack);
     }
-}
-
-struct ValVisitor;
-
-impl<'de> Visitor<'de> for ValVisitor {
-    type Value = Val;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a value of the serbench data model")
-    }
-    fn visit_unit<E>(self) -> Result<Val, E> {
-        Ok(Val::Null)
-    }
-    fn visit_none<E>(self) -> Result<Val, E> {
-        Ok(Val::Null)
-    }
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Val, D::Error> {
-        Val::deserialize(d)
-    }
-    fn visit_bool<E>(self, b: bool) -> Result<Val, E> {
-        Ok(Val::Bool(b))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Val, E> {
-        Ok(Val::int(v))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Val, E> {
-        Ok(Val::UInt(v))
-    }
-    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Val, E> {
-        Val::int128(v).map_err(E::custom)
-    }
-    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Val, E> {
-        u64::try_from(v).map(Val::UInt).map_err(|_| E::custom("integer above UINT64_MAX"))
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Val, E> {
-        Ok(Val::Float(v))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Val, E> {
-        Ok(Val::Str(v.to_owned()))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Val, E> {
-        Ok(Val::Str(v))
-    }
-    fn visit_bytes<E>(self, v: &[u8]) -> Result<Val, E> {
-        Ok(Val::Bin(v.to_vec()))
-    }
-    fn visit_byte_buf<E>(self, v: Vec<u8>) -> Result<Val, E> {
-        Ok(Val::Bin(v))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Val, A::Error> {
-        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-        while let Some(x) = seq.next_element()? {
-            out.push(x);
-        }
-        Ok(Val::Array(out))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Val, A::Error> {
-        let mut out = Vec::with_capacity(map.size_hint().unwrap_or(0).min(4096));
-        while let Some(k) = map.next_key::<String>()? {
-            out.push((k, map.next_value()?));
-        }
-        Ok(Val::Map(out))
-    }
-}
-
-impl<'de> Deserialize<'de> for Val {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Val, D::Error> {
-        d.deserialize_any(ValVisitor)
-    }
+    result
 }
 
 /// A `DeserializeSeed` that hashes while it deserialises, building no tree: serde's streaming
@@ -249,144 +244,157 @@ impl<'de> Visitor<'de> for HashSeed {
     }
 }
 
-// --- reference decoders -------------------------------------------------------------------------
+// --- conversions into library input types (write rows) -----------------------------------------
 
-/// Formats this harness can read with a reference decoder (UBJSON has no maintained crate).
-pub const REF_FORMATS: &[&str] = &["json", "json-pretty", "msgpack", "cbor", "bson"];
-
-/// The reference decoder for each format: serde_json (float_roundtrip) for JSON, rmpv for
-/// MessagePack, ciborium for CBOR, bson for BSON.
-pub fn ref_decode(fmt: &str, data: &[u8]) -> Result<Val, String> {
-    match fmt {
-        "json" | "json-pretty" => serde_json::from_slice::<Val>(data).map_err(|e| e.to_string()),
-        "msgpack" => {
-            let mut rd = data;
-            let v = rmpv::decode::read_value(&mut rd).map_err(|e| e.to_string())?;
-            if !rd.is_empty() {
-                return Err("trailing bytes after the MessagePack value".into());
-            }
-            from_rmpv(&v)
-        }
-        "cbor" => {
-            let v: ciborium::Value = ciborium::de::from_reader(data).map_err(|e| e.to_string())?;
-            from_ciborium(&v)
-        }
-        "bson" => {
-            let d = bson::Document::from_reader(data).map_err(|e| e.to_string())?;
-            from_bson_doc(&d)
-        }
-        _ => Err(format!("no reference decoder for format {fmt}")),
-    }
-}
-
-pub fn from_rmpv(v: &rmpv::Value) -> Result<Val, String> {
+/// A `Val` as rmpv's Value (built iteratively with [`fold`]).
+pub fn to_rmpv(v: &Val) -> Result<rmpv::Value, String> {
     use rmpv::Value as V;
-    Ok(match v {
-        V::Nil => Val::Null,
-        V::Boolean(b) => Val::Bool(*b),
-        V::Integer(i) => match (i.as_u64(), i.as_i64()) {
-            (Some(u), _) => Val::UInt(u),
-            (None, Some(i)) => Val::int(i),
-            _ => return Err("bad integer".into()),
+    fold(
+        v,
+        |x| {
+            Ok(match x {
+                Val::Null => V::Nil,
+                Val::Bool(b) => V::Boolean(*b),
+                Val::UInt(u) => V::from(*u),
+                Val::NegInt(i) => V::from(*i),
+                Val::Float(f) => V::F64(*f),
+                Val::Str(s) => V::from(s.as_str()),
+                Val::Bin(b) => V::Binary(b.clone()),
+                Val::Array(_) | Val::Map(_) => unreachable!("fold passes scalars only"),
+            })
         },
-        V::F32(f) => Val::Float(*f as f64),
-        V::F64(f) => Val::Float(*f),
-        V::String(s) => Val::Str(s.as_str().ok_or("invalid UTF-8 in a string")?.to_owned()),
-        V::Binary(b) => Val::Bin(b.clone()),
-        V::Array(a) => Val::Array(a.iter().map(from_rmpv).collect::<Result<_, _>>()?),
-        V::Map(m) => Val::Map(
-            m.iter()
-                .map(|(k, x)| {
-                    let k = k.as_str().ok_or("map key is not a string")?.to_owned();
-                    Ok((k, from_rmpv(x)?))
-                })
-                .collect::<Result<_, String>>()?,
-        ),
-        V::Ext(..) => return Err("MessagePack ext type is not in the data model".into()),
-    })
+        |a| Ok(V::Array(a)),
+        |m| Ok(V::Map(m.into_iter().map(|(k, x)| (V::from(k), x)).collect())),
+    )
 }
 
-pub fn from_ciborium(v: &ciborium::Value) -> Result<Val, String> {
-    use ciborium::Value as V;
-    Ok(match v {
-        V::Null => Val::Null,
-        V::Bool(b) => Val::Bool(*b),
-        V::Integer(i) => Val::int128(i128::from(*i))?,
-        V::Float(f) => Val::Float(*f),
-        V::Text(s) => Val::Str(s.clone()),
-        V::Bytes(b) => Val::Bin(b.clone()),
-        V::Array(a) => Val::Array(a.iter().map(from_ciborium).collect::<Result<_, _>>()?),
-        V::Map(m) => Val::Map(
-            m.iter()
-                .map(|(k, x)| {
-                    let k = k.as_text().ok_or("map key is not a string")?.to_owned();
-                    Ok((k, from_ciborium(x)?))
-                })
-                .collect::<Result<_, String>>()?,
-        ),
-        _ => return Err("CBOR tag or simple value is not in the data model".into()),
-    })
-}
-
-pub fn from_bson_doc(d: &bson::Document) -> Result<Val, String> {
-    Ok(Val::Map(d.iter().map(|(k, x)| Ok((k.clone(), from_bson(x)?))).collect::<Result<_, String>>()?))
-}
-
-pub fn from_bson(v: &bson::Bson) -> Result<Val, String> {
-    use bson::Bson as B;
-    Ok(match v {
-        B::Null => Val::Null,
-        B::Boolean(b) => Val::Bool(*b),
-        B::Int32(i) => Val::int(*i as i64),
-        B::Int64(i) => Val::int(*i),
-        B::Double(f) => Val::Float(*f),
-        B::String(s) => Val::Str(s.clone()),
-        B::Binary(b) => Val::Bin(b.bytes.clone()),
-        B::Array(a) => Val::Array(a.iter().map(from_bson).collect::<Result<_, _>>()?),
-        B::Document(d) => from_bson_doc(d)?,
-        other => return Err(format!("BSON type {:?} is not in the data model", other.element_type())),
-    })
-}
-
-pub fn to_rmpv(v: &Val) -> rmpv::Value {
-    use rmpv::Value as V;
-    match v {
-        Val::Null => V::Nil,
-        Val::Bool(b) => V::Boolean(*b),
-        Val::UInt(u) => V::from(*u),
-        Val::NegInt(i) => V::from(*i),
-        Val::Float(f) => V::F64(*f),
-        Val::Str(s) => V::from(s.as_str()),
-        Val::Bin(b) => V::Binary(b.clone()),
-        Val::Array(a) => V::Array(a.iter().map(to_rmpv).collect()),
-        Val::Map(m) => V::Map(m.iter().map(|(k, x)| (V::from(k.as_str()), to_rmpv(x))).collect()),
-    }
-}
-
-/// BSON: int32 where it fits, else int64 (as the corpus generator writes it).
-pub fn to_bson(v: &Val) -> Result<bson::Bson, String> {
-    use bson::Bson as B;
-    Ok(match v {
-        Val::Null => B::Null,
-        Val::Bool(b) => B::Boolean(*b),
-        Val::UInt(u) => {
-            let i = i64::try_from(*u).map_err(|_| format!("BSON cannot carry integer {u}"))?;
-            i32::try_from(i).map(B::Int32).unwrap_or(B::Int64(i))
-        }
-        Val::NegInt(i) => i32::try_from(*i).map(B::Int32).unwrap_or(B::Int64(*i)),
-        Val::Float(f) => B::Double(*f),
-        Val::Str(s) => B::String(s.clone()),
-        Val::Bin(b) => B::Binary(bson::Binary { subtype: bson::spec::BinarySubtype::Generic, bytes: b.clone() }),
-        Val::Array(a) => B::Array(a.iter().map(to_bson).collect::<Result<_, _>>()?),
-        Val::Map(_) => B::Document(to_bson_doc(v)?),
-    })
-}
-
+/// A `Val` as a bson Document: int32 where it fits, else int64 (as the corpus generator writes it).
 pub fn to_bson_doc(v: &Val) -> Result<bson::Document, String> {
-    let Val::Map(m) = v else { return Err("BSON needs a map at the root".into()) };
-    let mut d = bson::Document::new();
-    for (k, x) in m {
-        d.insert(k.clone(), to_bson(x)?);
+    use bson::Bson as B;
+    if !matches!(v, Val::Map(_)) {
+        return Err("BSON needs a map at the root".into());
     }
-    Ok(d)
+    let root = fold(
+        v,
+        |x| {
+            Ok::<_, String>(match x {
+                Val::Null => B::Null,
+                Val::Bool(b) => B::Boolean(*b),
+                Val::UInt(u) => {
+                    let i = i64::try_from(*u).map_err(|_| format!("BSON cannot carry integer {u}"))?;
+                    i32::try_from(i).map(B::Int32).unwrap_or(B::Int64(i))
+                }
+                Val::NegInt(i) => i32::try_from(*i).map(B::Int32).unwrap_or(B::Int64(*i)),
+                Val::Float(f) => B::Double(*f),
+                Val::Str(s) => B::String(s.clone()),
+                Val::Bin(b) => {
+                    B::Binary(bson::Binary { subtype: bson::spec::BinarySubtype::Generic, bytes: b.clone() })
+                }
+                Val::Array(_) | Val::Map(_) => unreachable!("fold passes scalars only"),
+            })
+        },
+        |a| Ok(B::Array(a)),
+        |m| {
+            let mut d = bson::Document::new();
+            for (k, x) in m {
+                d.insert(k, x);
+            }
+            Ok(B::Document(d))
+        },
+    )?;
+    match root {
+        B::Document(d) => Ok(d),
+        _ => unreachable!("a map folds to a document"),
+    }
+}
+
+/// A document nested `depth` deep, built without recursion (tests of the harness's walks):
+/// `{"a": [[...[1, "x"]...]]}` with `depth` arrays, or with `maps`, `{"a": {"a": ... {"b": 1}}}`
+/// with `depth` maps below the root.
+#[doc(hidden)]
+pub fn nested(depth: usize, maps: bool) -> Val {
+    let mut v = if maps {
+        Val::Map(vec![("b".into(), Val::UInt(1))])
+    } else {
+        Val::Array(vec![Val::UInt(1), Val::Str("x".into())])
+    };
+    for _ in 1..depth {
+        v = if maps { Val::Map(vec![("a".into(), v)]) } else { Val::Array(vec![v]) };
+    }
+    Val::Map(vec![("a".into(), v)])
+}
+
+/// The hash of [`nested`], computed level by level (no tree).
+#[doc(hidden)]
+pub fn nested_hash(depth: usize, maps: bool) -> u64 {
+    let mut h = if maps {
+        let mut m = MapAcc::new();
+        m.push(hash::hash_str("b"), hash::hash_u64(1));
+        m.finish()
+    } else {
+        hash::hash_array([hash::hash_u64(1), hash::hash_str("x")])
+    };
+    for _ in 1..depth {
+        h = if maps {
+            let mut m = MapAcc::new();
+            m.push(hash::hash_str("a"), h);
+            m.finish()
+        } else {
+            hash::hash_array([h])
+        };
+    }
+    let mut m = MapAcc::new();
+    m.push(hash::hash_str("a"), h);
+    m.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DEEP: usize = 100_000;
+
+    #[test]
+    fn a_tree_nested_100000_deep_is_built_hashed_and_dropped_without_recursion() {
+        for maps in [false, true] {
+            let v = nested(DEEP, maps);
+            assert_eq!(hash_val(&v), nested_hash(DEEP, maps));
+            drop(v); // the derived drop glue of Vec<Val> would recurse once per level
+        }
+    }
+
+    #[test]
+    fn fold_rebuilds_a_tree_nested_100000_deep_without_recursion() {
+        for maps in [false, true] {
+            let v = nested(DEEP, maps);
+            // fold into the harness's own type again: the same hash
+            let copy = fold(
+                &v,
+                |x| {
+                    Ok::<_, String>(match x {
+                        Val::UInt(u) => Val::UInt(*u),
+                        Val::Str(s) => Val::Str(s.clone()),
+                        _ => unreachable!(),
+                    })
+                },
+                |a| Ok(Val::Array(a)),
+                |m| Ok(Val::Map(m.into_iter().map(|(k, x)| (k.to_owned(), x)).collect())),
+            )
+            .unwrap();
+            assert_eq!(hash_val(&copy), nested_hash(DEEP, maps));
+        }
+    }
+
+    #[test]
+    fn the_conversions_to_rmpv_and_bson_take_a_tree_nested_100000_deep() {
+        for maps in [false, true] {
+            let v = nested(DEEP, maps);
+            // the crates' own values drop recursively: leaked, not dropped (as the harness does)
+            std::mem::forget(to_rmpv(&v).unwrap());
+            std::mem::forget(to_bson_doc(&v).unwrap());
+        }
+        assert!(to_bson_doc(&Val::Array(vec![])).is_err());
+        let too_big = Val::Map(vec![("u".into(), Val::UInt(u64::MAX))]);
+        assert!(to_bson_doc(&too_big).unwrap_err().contains("cannot carry"));
+    }
 }

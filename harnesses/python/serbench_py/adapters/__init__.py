@@ -61,6 +61,34 @@ class Bench:
             return "not installed"
 
 
+class LibraryError(Exception):
+    """The library under test raised (or failed in another way): its rejection, exit 3."""
+
+
+def lib_call(fn: Callable, *args):
+    """Calls into the library under test: any exception it raises (RecursionError and MemoryError
+    included) becomes a LibraryError naming it. Only library calls go through here, so an exception in
+    the harness's own code is never reported as the library's rejection."""
+    try:
+        return fn(*args)
+    except Exception as e:
+        raise LibraryError(f"{type(e).__name__}: {e}") from e
+
+
+def lib_iter(it: Iterable):
+    """Iterates a library's lazy iterator (a pull parser): an exception in one of its steps is a
+    LibraryError, while the caller's own code between the steps is not wrapped."""
+    it = lib_call(iter, it)
+    while True:
+        try:
+            x = next(it)
+        except StopIteration:
+            return
+        except Exception as e:
+            raise LibraryError(f"{type(e).__name__}: {e}") from e
+        yield x
+
+
 def load_all() -> dict[str, Bench]:
     out: dict[str, Bench] = {}
     for name in MODULES:

@@ -3,5 +3,13 @@ import cbor2
 from . import Bench
 
 BENCHES = [
-    Bench("cbor2", "cbor2", "cbor2", ("cbor",), encode=cbor2.dumps, decode=cbor2.loads, notes="C extension _cbor2")
+    Bench(
+        "cbor2",
+        "cbor2",
+        "cbor2",
+        ("cbor",),
+        encode=cbor2.dumps,
+        decode=cbor2.loads,
+        notes="Rust (PyO3) extension _cbor2",
+    )
 ]

@@ -2,8 +2,8 @@ import io
 
 import ijson
 
-from ..hashing import StreamHasher
-from . import Bench, drain
+from ..hashing import ModelError, StreamHasher
+from . import Bench, drain, lib_iter
 
 _backend = ijson.get_backend("yajl2_c")
 
@@ -28,9 +28,14 @@ def _hash(data: bytes) -> int:
         "number": lambda v: h.integer(v) if isinstance(v, int) else h.double(v),
         "string": h.string,
     }
-    for event, value in _events(data):
-        on[event](value)
-    return h.value()
+    # the events come from the library (each step through lib_iter); the hasher is the harness's: an
+    # event sequence it cannot take is the library's result outside the data model
+    try:
+        for event, value in lib_iter(_events(data)):
+            on[event](value)
+        return h.value()
+    except (ValueError, KeyError) as e:
+        raise ModelError(f"ijson's events do not form a document of the data model: {e}") from e
 
 
 BENCHES = [

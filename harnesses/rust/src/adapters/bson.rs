@@ -1,9 +1,9 @@
 //! bson: the owned Document, and RawDocument for in-place iteration (no tree).
 
-use super::{Bench, Encoder};
-use crate::hash::{self, ArrayAcc, MapAcc};
+use super::{lib_try, Bench, Encoder, LibIter};
+use crate::hash::{self, Node};
 use crate::model::{to_bson_doc, Val};
-use bson::raw::{RawArray, RawBsonRef, RawDocument};
+use bson::raw::{RawBsonRef, RawDocument};
 use bson::{Bson, Document};
 
 pub fn benches() -> Vec<Bench> {
@@ -30,74 +30,75 @@ pub fn benches() -> Vec<Bench> {
     ]
 }
 
-fn hash_doc(d: &Document) -> Result<u64, String> {
-    let mut acc = MapAcc::new();
-    for (k, x) in d {
-        acc.push(hash::hash_str(k), hash_bson(x)?);
-    }
-    Ok(acc.finish())
+/// A node of the owned tree: the root Document, or a value inside it.
+#[derive(Clone, Copy)]
+enum Owned<'a> {
+    Doc(&'a Document),
+    Val(&'a Bson),
 }
 
-fn hash_bson(v: &Bson) -> Result<u64, String> {
-    Ok(match v {
-        Bson::Null => hash::NULL_HASH,
-        Bson::Boolean(b) => hash::hash_bool(*b),
-        Bson::Int32(i) => hash::hash_i64(*i as i64),
-        Bson::Int64(i) => hash::hash_i64(*i),
-        Bson::Double(f) => hash::hash_f64(*f),
-        Bson::String(s) => hash::hash_str(s),
-        Bson::Binary(b) => hash::hash_bin(&b.bytes),
-        Bson::Array(a) => {
-            let mut acc = ArrayAcc::new();
-            for x in a {
-                acc.push(hash_bson(x)?);
-            }
-            acc.finish()
-        }
-        Bson::Document(d) => hash_doc(d)?,
-        other => return Err(format!("BSON type {:?} is not in the data model", other.element_type())),
+fn entries(d: &Document) -> impl Iterator<Item = Result<(u64, Owned<'_>), String>> {
+    d.iter().map(|(k, x)| Ok((hash::hash_str(k), Owned::Val(x))))
+}
+
+/// The hash of an owned Document (iterative: [`hash::walk`]).
+fn hash_doc(d: &Document) -> Result<u64, String> {
+    hash::walk(Owned::Doc(d), |n| {
+        let v = match n {
+            Owned::Doc(d) => return Ok(Node::Map(entries(d))),
+            Owned::Val(v) => v,
+        };
+        Ok(Node::Leaf(match v {
+            Bson::Null => hash::NULL_HASH,
+            Bson::Boolean(b) => hash::hash_bool(*b),
+            Bson::Int32(i) => hash::hash_i64(*i as i64),
+            Bson::Int64(i) => hash::hash_i64(*i),
+            Bson::Double(f) => hash::hash_f64(*f),
+            Bson::String(s) => hash::hash_str(s),
+            Bson::Binary(b) => hash::hash_bin(&b.bytes),
+            Bson::Array(a) => return Ok(Node::Array(a.iter().map(|x| Ok(Owned::Val(x))))),
+            Bson::Document(d) => return Ok(Node::Map(entries(d))),
+            other => return Err(format!("BSON type {:?} is not in the data model", other.element_type())),
+        }))
     })
 }
 
+/// The hash of a RawDocument, iterating it in place: a stack of the library's lazy iterators (no
+/// recursion), each step of which parses one element (through [`LibIter`]: a panic there is the
+/// library's).
 fn hash_raw_doc(d: &RawDocument) -> Result<u64, String> {
-    let mut acc = MapAcc::new();
-    for item in d {
-        let (k, x) = item.map_err(|e| e.to_string())?;
-        acc.push(hash::hash_str(k.as_str()), hash_raw(x)?);
-    }
-    Ok(acc.finish())
-}
-
-fn hash_raw_array(a: &RawArray) -> Result<u64, String> {
-    let mut acc = ArrayAcc::new();
-    for x in a {
-        acc.push(hash_raw(x.map_err(|e| e.to_string())?)?);
-    }
-    Ok(acc.finish())
-}
-
-fn hash_raw(v: RawBsonRef) -> Result<u64, String> {
-    Ok(match v {
-        RawBsonRef::Null => hash::NULL_HASH,
-        RawBsonRef::Boolean(b) => hash::hash_bool(b),
-        RawBsonRef::Int32(i) => hash::hash_i64(i as i64),
-        RawBsonRef::Int64(i) => hash::hash_i64(i),
-        RawBsonRef::Double(f) => hash::hash_f64(f),
-        RawBsonRef::String(s) => hash::hash_str(s),
-        RawBsonRef::Binary(b) => hash::hash_bin(b.bytes),
-        RawBsonRef::Array(a) => hash_raw_array(a)?,
-        RawBsonRef::Document(d) => hash_raw_doc(d)?,
-        other => return Err(format!("BSON type {:?} is not in the data model", other.element_type())),
+    hash::walk(RawBsonRef::Document(d), |v| {
+        Ok(Node::Leaf(match v {
+            RawBsonRef::Null => hash::NULL_HASH,
+            RawBsonRef::Boolean(b) => hash::hash_bool(b),
+            RawBsonRef::Int32(i) => hash::hash_i64(i as i64),
+            RawBsonRef::Int64(i) => hash::hash_i64(i),
+            RawBsonRef::Double(f) => hash::hash_f64(f),
+            RawBsonRef::String(s) => hash::hash_str(s),
+            RawBsonRef::Binary(b) => hash::hash_bin(b.bytes),
+            RawBsonRef::Array(a) => {
+                return Ok(Node::Array(
+                    LibIter(a.into_iter()).map(|x| x.and_then(|x| x.map_err(|e| e.to_string()))),
+                ))
+            }
+            RawBsonRef::Document(d) => {
+                return Ok(Node::Map(LibIter(d.into_iter()).map(|x| {
+                    let (k, x) = x.and_then(|x| x.map_err(|e| e.to_string()))?;
+                    Ok((hash::hash_str(k.as_str()), x))
+                })))
+            }
+            other => return Err(format!("BSON type {:?} is not in the data model", other.element_type())),
+        }))
     })
 }
 
 fn tree(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
-    let d = Document::from_reader(&*data).map_err(|e| e.to_string())?;
+    let d = lib_try(|| Document::from_reader(&*data))?;
     hash_doc(&d)
 }
 
 fn raw(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
-    let d = RawDocument::from_bytes(&*data).map_err(|e| e.to_string())?;
+    let d = lib_try(|| RawDocument::from_bytes(&*data))?;
     if d.as_bytes().len() != data.len() {
         return Err("trailing bytes after the document".into());
     }
@@ -108,7 +109,7 @@ fn write(_fmt: &str, v: &Val) -> Result<Encoder, String> {
     let doc = to_bson_doc(v)?;
     Ok(Box::new(move || {
         let mut out = Vec::new();
-        doc.to_writer(&mut out).map_err(|e| e.to_string())?;
+        lib_try(|| doc.to_writer(&mut out))?;
         Ok(out)
     }))
 }
@@ -134,5 +135,33 @@ mod typed {
     }
     fn dec<T: DeserializeOwned>(d: &mut [u8]) -> Result<T, String> {
         bson::deserialize_from_slice::<Owned<T>>(d).map(|o| o.records).map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod deep_tests {
+    use super::*;
+    use crate::model::{nested, nested_hash};
+
+    /// The walks over bson's owned Document and over a RawDocument (lazily parsed, element by
+    /// element) are iterative.
+    #[test]
+    fn walks_over_trees_nested_100000_deep_do_not_recurse() {
+        for maps in [false, true] {
+            let doc = to_bson_doc(&nested(100_000, maps)).unwrap();
+            assert_eq!(hash_doc(&doc).unwrap(), nested_hash(100_000, maps));
+            std::mem::forget(doc);
+        }
+        // {"a": {"a": ... {"b": 1}}} as raw bytes, front to back: each level adds its length (4),
+        // type and key (3) and terminator (1) to the innermost document {"b": 1} (12 bytes)
+        let mut body = Vec::new();
+        for k in (1..=100_000i32).rev() {
+            body.extend_from_slice(&(12 + 8 * k).to_le_bytes());
+            body.extend_from_slice(b"\x03a\0");
+        }
+        body.extend_from_slice(b"\x0c\0\0\0\x10b\0\x01\0\0\0\0");
+        body.resize(body.len() + 100_000, 0);
+        let raw = RawDocument::from_bytes(&body).unwrap();
+        assert_eq!(hash_raw_doc(raw).unwrap(), nested_hash(100_000, true));
     }
 }

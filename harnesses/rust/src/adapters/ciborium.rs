@@ -1,8 +1,8 @@
 //! ciborium: CBOR's dynamic Value, and the hashing DeserializeSeed through its serde Deserializer.
 
-use super::{Bench, Encoder};
-use crate::hash::{self, ArrayAcc, MapAcc};
-use crate::model::{HashSeed, Val};
+use super::{lib_try, Bench, Encoder};
+use crate::hash::{self, Node};
+use crate::model::{fold, HashSeed, Val};
 use ciborium::Value;
 use serde::de::DeserializeSeed;
 use serde::{Deserialize, Deserializer};
@@ -31,35 +31,30 @@ pub fn benches() -> Vec<Bench> {
     ]
 }
 
+/// The hash of a ciborium Value (iterative: [`hash::walk`]).
 pub fn hash_value(v: &Value) -> Result<u64, String> {
-    Ok(match v {
-        Value::Null => hash::NULL_HASH,
-        Value::Bool(b) => hash::hash_bool(*b),
-        Value::Integer(i) => hash::hash_i128(i128::from(*i)).ok_or("integer outside the data model")?,
-        Value::Float(f) => hash::hash_f64(*f),
-        Value::Text(s) => hash::hash_str(s),
-        Value::Bytes(b) => hash::hash_bin(b),
-        Value::Array(a) => {
-            let mut acc = ArrayAcc::new();
-            for x in a {
-                acc.push(hash_value(x)?);
+    hash::walk(v, |v| {
+        Ok(Node::Leaf(match v {
+            Value::Null => hash::NULL_HASH,
+            Value::Bool(b) => hash::hash_bool(*b),
+            Value::Integer(i) => hash::hash_i128(i128::from(*i)).ok_or("integer outside the data model")?,
+            Value::Float(f) => hash::hash_f64(*f),
+            Value::Text(s) => hash::hash_str(s),
+            Value::Bytes(b) => hash::hash_bin(b),
+            Value::Array(a) => return Ok(Node::Array(a.iter().map(Ok))),
+            Value::Map(m) => {
+                return Ok(Node::Map(m.iter().map(|(k, x)| {
+                    let k = k.as_text().ok_or("map key is not a string")?;
+                    Ok((hash::hash_str(k), x))
+                })))
             }
-            acc.finish()
-        }
-        Value::Map(m) => {
-            let mut acc = MapAcc::new();
-            for (k, x) in m {
-                let k = k.as_text().ok_or("map key is not a string")?;
-                acc.push(hash::hash_str(k), hash_value(x)?);
-            }
-            acc.finish()
-        }
-        _ => return Err("CBOR tag or simple value is not in the data model".into()),
+            _ => return Err("CBOR tag or simple value is not in the data model".into()),
+        }))
     })
 }
 
 fn tree(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
-    let v: Value = ciborium::de::from_reader(&*data).map_err(|e| e.to_string())?;
+    let v: Value = lib_try(|| ciborium::de::from_reader(&*data))?;
     hash_value(&v)
 }
 
@@ -74,18 +69,40 @@ impl<'de> Deserialize<'de> for Hashed {
 
 fn visitor(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
     let mut rd: &[u8] = data;
-    let Hashed(h) = ciborium::de::from_reader(&mut rd).map_err(|e| e.to_string())?;
+    let Hashed(h) = lib_try(|| ciborium::de::from_reader(&mut rd))?;
     if !rd.is_empty() {
         return Err("trailing bytes after the value".into());
     }
     Ok(h)
 }
 
+/// The harness's tree as a ciborium Value (what `Value::serialized` makes of it, built
+/// iteratively), the input of the write row.
+fn to_value(v: &Val) -> Result<Value, String> {
+    fold(
+        v,
+        |x| {
+            Ok::<_, String>(match x {
+                Val::Null => Value::Null,
+                Val::Bool(b) => Value::Bool(*b),
+                Val::UInt(u) => Value::Integer((*u).into()),
+                Val::NegInt(i) => Value::Integer((*i).into()),
+                Val::Float(f) => Value::Float(*f),
+                Val::Str(s) => Value::Text(s.clone()),
+                Val::Bin(b) => Value::Bytes(b.clone()),
+                Val::Array(_) | Val::Map(_) => unreachable!("fold passes scalars only"),
+            })
+        },
+        |a| Ok(Value::Array(a)),
+        |m| Ok(Value::Map(m.into_iter().map(|(k, x)| (Value::Text(k.to_owned()), x)).collect())),
+    )
+}
+
 fn write(_fmt: &str, v: &Val) -> Result<Encoder, String> {
-    let value = Value::serialized(v).map_err(|e| e.to_string())?;
+    let value = to_value(v)?;
     Ok(Box::new(move || {
         let mut out = Vec::new();
-        ciborium::ser::into_writer(&value, &mut out).map_err(|e| e.to_string())?;
+        lib_try(|| ciborium::ser::into_writer(&value, &mut out))?;
         Ok(out)
     }))
 }
@@ -104,5 +121,20 @@ mod typed {
     }
     fn dec<T: DeserializeOwned>(d: &mut [u8]) -> Result<T, String> {
         ciborium::de::from_reader(&d[..]).map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod deep_tests {
+    use super::*;
+    use crate::model::{nested, nested_hash};
+
+    #[test]
+    fn walks_over_trees_nested_100000_deep_do_not_recurse() {
+        for maps in [false, true] {
+            let value = to_value(&nested(100_000, maps)).unwrap();
+            assert_eq!(hash_value(&value).unwrap(), nested_hash(100_000, maps));
+            std::mem::forget(value);
+        }
     }
 }

@@ -126,6 +126,42 @@ macro_rules! generic_typed {
     };
 }
 
+/// Calls into a library. A panic inside it becomes the error "library panicked: ..." (the row's
+/// rejection, exit 3) instead of unwinding through the harness. Only library calls go through here:
+/// a panic in the harness's own code is not caught, so it is never reported as a library's
+/// rejection. The cost on the normal path is one call through the unwinding trampoline.
+#[inline]
+pub fn lib<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
+        let msg = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "(no message)".into());
+        format!("library panicked: {msg}")
+    })
+}
+
+/// [`lib`] around a library call that returns a `Result`: its error, or its panic, as the row's error.
+#[inline]
+pub fn lib_try<T, E: std::fmt::Display>(f: impl FnOnce() -> Result<T, E>) -> Result<T, String> {
+    lib(f)?.map_err(|e| e.to_string())
+}
+
+/// A library's iterator whose `next` may panic (a lazy parser): each step goes through [`lib`].
+pub struct LibIter<I>(pub I);
+
+impl<I: Iterator> Iterator for LibIter<I> {
+    type Item = Result<I::Item, String>;
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        match lib(|| self.0.next()) {
+            Ok(x) => x.map(Ok),
+            Err(e) => Some(Err(e)),
+        }
+    }
+}
+
 pub struct Bench {
     pub id: &'static str,
     /// crate name, as in Cargo.lock (the version is read from there)
@@ -295,4 +331,36 @@ pub fn all() -> Vec<Bench> {
         v.extend(b);
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::nested;
+
+    #[test]
+    fn every_write_row_converts_a_tree_nested_100000_deep_into_its_input_without_recursion() {
+        for maps in [false, true] {
+            let v = nested(100_000, maps);
+            for b in all() {
+                let Some(write) = b.write else { continue };
+                for fmt in b.formats {
+                    let enc = write(fmt, &v).unwrap_or_else(|e| panic!("{} {fmt}: {e}", b.id));
+                    // the library's own tree drops recursively; the harness never drops it (main.rs `keep`)
+                    std::mem::forget(enc);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_library_panic_becomes_an_error_naming_it() {
+        let r: Result<u8, String> = lib(|| panic!("boom {}", 7));
+        assert_eq!(r.unwrap_err(), "library panicked: boom 7");
+        let r: Result<u8, String> = lib_try(|| Err::<u8, _>("bad input"));
+        assert_eq!(r.unwrap_err(), "bad input");
+        let mut it = LibIter([1, 2].into_iter().map(|x| if x == 2 { panic!("lazy") } else { x }));
+        assert_eq!(it.next(), Some(Ok(1)));
+        assert_eq!(it.next(), Some(Err("library panicked: lazy".into())));
+    }
 }

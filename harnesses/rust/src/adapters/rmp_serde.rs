@@ -1,6 +1,6 @@
 //! rmp-serde: MessagePack through serde, with the hashing DeserializeSeed (no tree).
 
-use super::Bench;
+use super::{lib_try, Bench};
 use crate::model::HashSeed;
 use serde::de::DeserializeSeed;
 
@@ -25,7 +25,7 @@ fn visitor(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
     let mut de = rmp_serde::Deserializer::from_read_ref(&*data);
     // (rmp-serde gives no public access to the unread rest of a borrowed slice, so trailing
     // bytes after the root value go unnoticed here.)
-    HashSeed.deserialize(&mut de).map_err(|e| e.to_string())
+    lib_try(|| HashSeed.deserialize(&mut de))
 }
 
 /// Typed records (spec/typed.md): generic `enc` / `dec` over the record types of `typed.rs`,

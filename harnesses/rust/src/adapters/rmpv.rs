@@ -1,7 +1,7 @@
 //! rmpv: MessagePack's dynamic Value (read_value / write_value).
 
-use super::{Bench, Encoder};
-use crate::hash::{self, ArrayAcc, MapAcc};
+use super::{lib_try, Bench, Encoder};
+use crate::hash::{self, Node};
 use crate::model::{to_rmpv, Val};
 use rmpv::Value;
 
@@ -14,41 +14,36 @@ pub fn benches() -> Vec<Bench> {
     }]
 }
 
+/// The hash of an rmpv Value (iterative: [`hash::walk`]).
 pub fn hash_value(v: &Value) -> Result<u64, String> {
-    Ok(match v {
-        Value::Nil => hash::NULL_HASH,
-        Value::Boolean(b) => hash::hash_bool(*b),
-        Value::Integer(i) => match (i.as_u64(), i.as_i64()) {
-            (Some(u), _) => hash::hash_u64(u),
-            (None, Some(i)) => hash::hash_i64(i),
-            _ => return Err("bad integer".into()),
-        },
-        Value::F32(f) => hash::hash_f64(*f as f64),
-        Value::F64(f) => hash::hash_f64(*f),
-        Value::String(s) => hash::hash_str(s.as_str().ok_or("invalid UTF-8 in a string")?),
-        Value::Binary(b) => hash::hash_bin(b),
-        Value::Array(a) => {
-            let mut acc = ArrayAcc::new();
-            for x in a {
-                acc.push(hash_value(x)?);
+    hash::walk(v, |v| {
+        Ok(Node::Leaf(match v {
+            Value::Nil => hash::NULL_HASH,
+            Value::Boolean(b) => hash::hash_bool(*b),
+            Value::Integer(i) => match (i.as_u64(), i.as_i64()) {
+                (Some(u), _) => hash::hash_u64(u),
+                (None, Some(i)) => hash::hash_i64(i),
+                _ => return Err("bad integer".into()),
+            },
+            Value::F32(f) => hash::hash_f64(*f as f64),
+            Value::F64(f) => hash::hash_f64(*f),
+            Value::String(s) => hash::hash_str(s.as_str().ok_or("invalid UTF-8 in a string")?),
+            Value::Binary(b) => hash::hash_bin(b),
+            Value::Array(a) => return Ok(Node::Array(a.iter().map(Ok))),
+            Value::Map(m) => {
+                return Ok(Node::Map(m.iter().map(|(k, x)| {
+                    let k = k.as_str().ok_or("map key is not a string")?;
+                    Ok((hash::hash_str(k), x))
+                })))
             }
-            acc.finish()
-        }
-        Value::Map(m) => {
-            let mut acc = MapAcc::new();
-            for (k, x) in m {
-                let k = k.as_str().ok_or("map key is not a string")?;
-                acc.push(hash::hash_str(k), hash_value(x)?);
-            }
-            acc.finish()
-        }
-        Value::Ext(..) => return Err("ext type is not in the data model".into()),
+            Value::Ext(..) => return Err("ext type is not in the data model".into()),
+        }))
     })
 }
 
 fn tree(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
     let mut rd: &[u8] = data;
-    let v = rmpv::decode::read_value(&mut rd).map_err(|e| e.to_string())?;
+    let v = lib_try(|| rmpv::decode::read_value(&mut rd))?;
     if !rd.is_empty() {
         return Err("trailing bytes after the value".into());
     }
@@ -56,10 +51,25 @@ fn tree(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
 }
 
 fn write(_fmt: &str, v: &Val) -> Result<Encoder, String> {
-    let value = to_rmpv(v);
+    let value = to_rmpv(v)?;
     Ok(Box::new(move || {
         let mut out = Vec::new();
-        rmpv::encode::write_value(&mut out, &value).map_err(|e| e.to_string())?;
+        lib_try(|| rmpv::encode::write_value(&mut out, &value))?;
         Ok(out)
     }))
+}
+
+#[cfg(test)]
+mod deep_tests {
+    use super::*;
+    use crate::model::{nested, nested_hash};
+
+    #[test]
+    fn walks_over_trees_nested_100000_deep_do_not_recurse() {
+        for maps in [false, true] {
+            let value = to_rmpv(&nested(100_000, maps)).unwrap();
+            assert_eq!(hash_value(&value).unwrap(), nested_hash(100_000, maps));
+            std::mem::forget(value);
+        }
+    }
 }

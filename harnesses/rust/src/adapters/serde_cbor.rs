@@ -1,9 +1,9 @@
 //! serde_cbor 0.11: UNMAINTAINED (archived in 2021, RUSTSEC-2021-0127); kept because it is still
 //! widely used.
 
-use super::{Bench, Encoder};
-use crate::hash::{self, ArrayAcc, MapAcc};
-use crate::model::Val;
+use super::{lib_try, Bench, Encoder};
+use crate::hash::{self, Node};
+use crate::model::{fold, Val};
 use serde_cbor::Value;
 
 pub fn benches() -> Vec<Bench> {
@@ -24,41 +24,58 @@ pub fn benches() -> Vec<Bench> {
     ]
 }
 
+/// The hash of a serde_cbor Value (iterative: [`hash::walk`]).
 fn hash_value(v: &Value) -> Result<u64, String> {
-    Ok(match v {
-        Value::Null => hash::NULL_HASH,
-        Value::Bool(b) => hash::hash_bool(*b),
-        Value::Integer(i) => hash::hash_i128(*i).ok_or("integer outside the data model")?,
-        Value::Float(f) => hash::hash_f64(*f),
-        Value::Text(s) => hash::hash_str(s),
-        Value::Bytes(b) => hash::hash_bin(b),
-        Value::Array(a) => {
-            let mut acc = ArrayAcc::new();
-            for x in a {
-                acc.push(hash_value(x)?);
+    hash::walk(v, |v| {
+        Ok(Node::Leaf(match v {
+            Value::Null => hash::NULL_HASH,
+            Value::Bool(b) => hash::hash_bool(*b),
+            Value::Integer(i) => hash::hash_i128(*i).ok_or("integer outside the data model")?,
+            Value::Float(f) => hash::hash_f64(*f),
+            Value::Text(s) => hash::hash_str(s),
+            Value::Bytes(b) => hash::hash_bin(b),
+            Value::Array(a) => return Ok(Node::Array(a.iter().map(Ok))),
+            Value::Map(m) => {
+                return Ok(Node::Map(m.iter().map(|(k, x)| {
+                    let Value::Text(k) = k else { return Err("map key is not a string".to_string()) };
+                    Ok((hash::hash_str(k), x))
+                })))
             }
-            acc.finish()
-        }
-        Value::Map(m) => {
-            let mut acc = MapAcc::new();
-            for (k, x) in m {
-                let Value::Text(k) = k else { return Err("map key is not a string".into()) };
-                acc.push(hash::hash_str(k), hash_value(x)?);
-            }
-            acc.finish()
-        }
-        _ => return Err("CBOR tag is not in the data model".into()),
+            _ => return Err("CBOR tag is not in the data model".into()),
+        }))
     })
 }
 
 fn tree(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
-    let v: Value = serde_cbor::from_slice(data).map_err(|e| e.to_string())?;
+    let v: Value = lib_try(|| serde_cbor::from_slice(data))?;
     hash_value(&v)
 }
 
+/// The harness's tree as a serde_cbor Value (what `serde_cbor::value::to_value` makes of it, built
+/// iteratively), the input of the write row.
+fn to_value(v: &Val) -> Result<Value, String> {
+    fold(
+        v,
+        |x| {
+            Ok::<_, String>(match x {
+                Val::Null => Value::Null,
+                Val::Bool(b) => Value::Bool(*b),
+                Val::UInt(u) => Value::Integer(*u as i128),
+                Val::NegInt(i) => Value::Integer(*i as i128),
+                Val::Float(f) => Value::Float(*f),
+                Val::Str(s) => Value::Text(s.clone()),
+                Val::Bin(b) => Value::Bytes(b.clone()),
+                Val::Array(_) | Val::Map(_) => unreachable!("fold passes scalars only"),
+            })
+        },
+        |a| Ok(Value::Array(a)),
+        |m| Ok(Value::Map(m.into_iter().map(|(k, x)| (Value::Text(k.to_owned()), x)).collect())),
+    )
+}
+
 fn write(_fmt: &str, v: &Val) -> Result<Encoder, String> {
-    let value = serde_cbor::value::to_value(v).map_err(|e| e.to_string())?;
-    Ok(Box::new(move || serde_cbor::to_vec(&value).map_err(|e| e.to_string())))
+    let value = to_value(v)?;
+    Ok(Box::new(move || lib_try(|| serde_cbor::to_vec(&value))))
 }
 
 /// Typed records (spec/typed.md): generic `enc` / `dec` over the record types of `typed.rs`,
@@ -73,5 +90,20 @@ mod typed {
     }
     fn dec<T: DeserializeOwned>(d: &mut [u8]) -> Result<T, String> {
         serde_cbor::from_slice(d).map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod deep_tests {
+    use super::*;
+    use crate::model::{nested, nested_hash};
+
+    #[test]
+    fn walks_over_trees_nested_100000_deep_do_not_recurse() {
+        for maps in [false, true] {
+            let value = to_value(&nested(100_000, maps)).unwrap();
+            assert_eq!(hash_value(&value).unwrap(), nested_hash(100_000, maps));
+            std::mem::forget(value);
+        }
     }
 }

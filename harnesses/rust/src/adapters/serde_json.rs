@@ -1,8 +1,8 @@
 //! serde_json (features: float_roundtrip, so doubles parse exactly; no arbitrary_precision).
 
-use super::{Bench, Encoder, JSON};
-use crate::hash::{self, ArrayAcc, MapAcc};
-use crate::model::{HashSeed, Val};
+use super::{lib, lib_try, Bench, Encoder, JSON};
+use crate::hash::{self, Node};
+use crate::model::{fold, HashSeed, Val};
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
@@ -35,55 +35,75 @@ fn err(e: serde_json::Error) -> String {
     e.to_string()
 }
 
-pub fn hash_value(v: &Value) -> Result<u64, String> {
-    Ok(match v {
-        Value::Null => hash::NULL_HASH,
-        Value::Bool(b) => hash::hash_bool(*b),
-        Value::Number(n) => {
-            if let Some(u) = n.as_u64() {
-                hash::hash_u64(u)
-            } else if let Some(i) = n.as_i64() {
-                hash::hash_i64(i)
-            } else {
-                hash::hash_f64(n.as_f64().ok_or("number is not representable")?)
-            }
-        }
-        Value::String(s) => hash::hash_str(s),
-        Value::Array(a) => {
-            let mut acc = ArrayAcc::new();
-            for x in a {
-                acc.push(hash_value(x)?);
-            }
-            acc.finish()
-        }
-        Value::Object(m) => {
-            let mut acc = MapAcc::new();
-            for (k, x) in m {
-                acc.push(hash::hash_str(k), hash_value(x)?);
-            }
-            acc.finish()
-        }
+fn hash_number(n: &serde_json::Number) -> Result<u64, String> {
+    Ok(if let Some(u) = n.as_u64() {
+        hash::hash_u64(u)
+    } else if let Some(i) = n.as_i64() {
+        hash::hash_i64(i)
+    } else {
+        hash::hash_f64(n.as_f64().ok_or("number is not representable")?)
     })
 }
 
+/// The hash of a serde_json Value (iterative: [`hash::walk`]).
+pub fn hash_value(v: &Value) -> Result<u64, String> {
+    hash::walk(v, |v| {
+        Ok(match v {
+            Value::Null => Node::Leaf(hash::NULL_HASH),
+            Value::Bool(b) => Node::Leaf(hash::hash_bool(*b)),
+            Value::Number(n) => Node::Leaf(hash_number(n)?),
+            Value::String(s) => Node::Leaf(hash::hash_str(s)),
+            Value::Array(a) => Node::Array(a.iter().map(Ok)),
+            Value::Object(m) => Node::Map(m.iter().map(|(k, x)| Ok((hash::hash_str(k), x)))),
+        })
+    })
+}
+
+/// The harness's tree as a serde_json Value (what `serde_json::to_value` makes of it, built
+/// iteratively), the input of the write row.
+pub fn to_value(v: &Val) -> Result<Value, String> {
+    fold(
+        v,
+        |x| {
+            Ok(match x {
+                Val::Null => Value::Null,
+                Val::Bool(b) => Value::Bool(*b),
+                Val::UInt(u) => Value::from(*u),
+                Val::NegInt(i) => Value::from(*i),
+                Val::Float(f) => {
+                    Value::Number(serde_json::Number::from_f64(*f).ok_or("JSON cannot carry NaN or infinity")?)
+                }
+                Val::Str(s) => Value::String(s.clone()),
+                Val::Bin(_) => return Err("JSON has no binary type".to_string()),
+                Val::Array(_) | Val::Map(_) => unreachable!("fold passes scalars only"),
+            })
+        },
+        |a| Ok(Value::Array(a)),
+        |m| Ok(Value::Object(m.into_iter().map(|(k, x)| (k.to_owned(), x)).collect())),
+    )
+}
+
 fn tree(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
-    let v: Value = serde_json::from_slice(data).map_err(err)?;
+    let v: Value = lib(|| serde_json::from_slice(data))?.map_err(err)?;
     hash_value(&v)
 }
 
 fn visitor(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
-    let mut de = serde_json::Deserializer::from_slice(data);
-    let h = HashSeed.deserialize(&mut de).map_err(err)?;
-    de.end().map_err(err)?;
-    Ok(h)
+    // the seed's own frames are on the stack too, within serde_json's recursion limit (128)
+    lib(|| {
+        let mut de = serde_json::Deserializer::from_slice(data);
+        let h = HashSeed.deserialize(&mut de)?;
+        de.end().map(|_| h)
+    })?
+    .map_err(err)
 }
 
 fn write(fmt: &str, v: &Val) -> Result<Encoder, String> {
-    let value = serde_json::to_value(v).map_err(err)?;
+    let value = to_value(v)?;
     Ok(if fmt == "json-pretty" {
-        Box::new(move || serde_json::to_vec_pretty(&value).map_err(err))
+        Box::new(move || lib_try(|| serde_json::to_vec_pretty(&value)))
     } else {
-        Box::new(move || serde_json::to_vec(&value).map_err(err))
+        Box::new(move || lib_try(|| serde_json::to_vec(&value)))
     })
 }
 
@@ -176,32 +196,26 @@ impl<'de> Deserialize<'de> for BVal<'de> {
 }
 
 fn hash_bval(v: &BVal) -> u64 {
-    match v {
-        BVal::Null => hash::NULL_HASH,
-        BVal::Bool(b) => hash::hash_bool(*b),
-        BVal::UInt(u) => hash::hash_u64(*u),
-        BVal::NegInt(i) => hash::hash_i64(*i),
-        BVal::Float(f) => hash::hash_f64(*f),
-        BVal::Str(s) => hash::hash_str(s),
-        BVal::Array(a) => {
-            let mut acc = ArrayAcc::new();
-            for x in a {
-                acc.push(hash_bval(x));
-            }
-            acc.finish()
-        }
-        BVal::Object(m) => {
-            let mut acc = MapAcc::new();
-            for (k, x) in m {
-                acc.push(hash::hash_str(k), hash_bval(x));
-            }
-            acc.finish()
-        }
+    let r = hash::walk(v, |v| {
+        Ok::<_, std::convert::Infallible>(match v {
+            BVal::Null => Node::Leaf(hash::NULL_HASH),
+            BVal::Bool(b) => Node::Leaf(hash::hash_bool(*b)),
+            BVal::UInt(u) => Node::Leaf(hash::hash_u64(*u)),
+            BVal::NegInt(i) => Node::Leaf(hash::hash_i64(*i)),
+            BVal::Float(f) => Node::Leaf(hash::hash_f64(*f)),
+            BVal::Str(s) => Node::Leaf(hash::hash_str(s)),
+            BVal::Array(a) => Node::Array(a.iter().map(Ok)),
+            BVal::Object(m) => Node::Map(m.iter().map(|(k, x)| Ok((hash::hash_str(k), x)))),
+        })
+    });
+    match r {
+        Ok(h) => h,
+        Err(never) => match never {},
     }
 }
 
 fn tree_borrowed(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
-    let v: BVal = serde_json::from_slice(data).map_err(err)?;
+    let v: BVal = lib(|| serde_json::from_slice(data))?.map_err(err)?;
     Ok(hash_bval(&v))
 }
 
@@ -217,5 +231,33 @@ mod typed {
     }
     fn dec<T: DeserializeOwned>(d: &mut [u8]) -> Result<T, String> {
         serde_json::from_slice(d).map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod deep_tests {
+    use super::*;
+    use crate::model::{nested, nested_hash};
+
+    /// The walks over serde_json's trees are iterative: trees nested 100,000 deep (built by the
+    /// harness's own conversion; serde_json's parser stops at 128) hash without recursion.
+    #[test]
+    fn walks_over_trees_nested_100000_deep_do_not_recurse() {
+        for maps in [false, true] {
+            let v = nested(100_000, maps);
+            let value = to_value(&v).unwrap();
+            assert_eq!(hash_value(&value).unwrap(), nested_hash(100_000, maps));
+            std::mem::forget(value); // serde_json's Value drops recursively
+            let mut b = BVal::Null;
+            for _ in 0..100_000 {
+                b = BVal::Array(vec![b]);
+            }
+            let mut want = hash::NULL_HASH;
+            for _ in 0..100_000 {
+                want = hash::hash_array([want]);
+            }
+            assert_eq!(hash_bval(&b), want);
+            std::mem::forget(b);
+        }
     }
 }

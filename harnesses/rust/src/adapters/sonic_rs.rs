@@ -1,8 +1,8 @@
 //! sonic-rs (SIMD JSON from ByteDance): its Value DOM and serializer.
 
-use super::{Bench, Encoder, JSON};
-use crate::hash::{self, ArrayAcc, MapAcc};
-use crate::model::Val;
+use super::{lib, lib_try, Bench, Encoder, JSON};
+use crate::hash::{self, Node};
+use crate::model::{fold, Val};
 use sonic_rs::{JsonNumberTrait, Value, ValueRef};
 
 pub fn benches() -> Vec<Bench> {
@@ -21,48 +21,75 @@ fn err(e: sonic_rs::Error) -> String {
     e.to_string()
 }
 
+fn hash_number(n: &sonic_rs::Number) -> Result<u64, String> {
+    Ok(if let Some(u) = n.as_u64() {
+        hash::hash_u64(u)
+    } else if let Some(i) = n.as_i64() {
+        hash::hash_i64(i)
+    } else {
+        hash::hash_f64(n.as_f64().ok_or("number is not representable")?)
+    })
+}
+
+/// The hash of a sonic-rs Value (iterative: [`hash::walk`]).
 fn hash_value(v: &Value) -> Result<u64, String> {
-    Ok(match v.as_ref() {
-        ValueRef::Null => hash::NULL_HASH,
-        ValueRef::Bool(b) => hash::hash_bool(b),
-        ValueRef::Number(n) => {
-            if let Some(u) = n.as_u64() {
-                hash::hash_u64(u)
-            } else if let Some(i) = n.as_i64() {
-                hash::hash_i64(i)
-            } else {
-                hash::hash_f64(n.as_f64().ok_or("number is not representable")?)
-            }
-        }
-        ValueRef::String(s) => hash::hash_str(s),
-        ValueRef::Array(a) => {
-            let mut acc = ArrayAcc::new();
-            for x in a.iter() {
-                acc.push(hash_value(x)?);
-            }
-            acc.finish()
-        }
-        ValueRef::Object(m) => {
-            let mut acc = MapAcc::new();
-            for (k, x) in m.iter() {
-                acc.push(hash::hash_str(k), hash_value(x)?);
-            }
-            acc.finish()
-        }
+    hash::walk(v, |v| {
+        Ok(match v.as_ref() {
+            ValueRef::Null => Node::Leaf(hash::NULL_HASH),
+            ValueRef::Bool(b) => Node::Leaf(hash::hash_bool(b)),
+            ValueRef::Number(n) => Node::Leaf(hash_number(&n)?),
+            ValueRef::String(s) => Node::Leaf(hash::hash_str(s)),
+            ValueRef::Array(a) => Node::Array(a.iter().map(Ok)),
+            ValueRef::Object(m) => Node::Map(m.iter().map(|(k, x)| Ok((hash::hash_str(k), x)))),
+        })
     })
 }
 
 fn tree(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
-    let v: Value = sonic_rs::from_slice(data).map_err(err)?;
+    let v: Value = lib(|| sonic_rs::from_slice(data))?.map_err(err)?;
     hash_value(&v)
 }
 
+/// The harness's tree as a sonic-rs Value (what `sonic_rs::to_value` makes of it, built
+/// iteratively), the input of the write row.
+fn to_value(v: &Val) -> Result<Value, String> {
+    fold(
+        v,
+        |x| {
+            Ok(match x {
+                Val::Null => Value::new_null(),
+                Val::Bool(b) => Value::new_bool(*b),
+                Val::UInt(u) => Value::new_u64(*u),
+                Val::NegInt(i) => Value::new_i64(*i),
+                Val::Float(f) => Value::new_f64(*f).ok_or("JSON cannot carry NaN or infinity")?,
+                Val::Str(s) => Value::from(s.as_str()),
+                Val::Bin(_) => return Err("JSON has no binary type".to_string()),
+                Val::Array(_) | Val::Map(_) => unreachable!("fold passes scalars only"),
+            })
+        },
+        |a| {
+            let mut arr = sonic_rs::Array::with_capacity(a.len());
+            for x in a {
+                arr.push(x);
+            }
+            Ok(arr.into_value())
+        },
+        |m| {
+            let mut obj = sonic_rs::Object::with_capacity(m.len());
+            for (k, x) in m {
+                obj.insert(k, x);
+            }
+            Ok(obj.into_value())
+        },
+    )
+}
+
 fn write(fmt: &str, v: &Val) -> Result<Encoder, String> {
-    let value: Value = sonic_rs::to_value(v).map_err(err)?;
+    let value = to_value(v)?;
     Ok(if fmt == "json-pretty" {
-        Box::new(move || sonic_rs::to_vec_pretty(&value).map_err(err))
+        Box::new(move || lib_try(|| sonic_rs::to_vec_pretty(&value)))
     } else {
-        Box::new(move || sonic_rs::to_vec(&value).map_err(err))
+        Box::new(move || lib_try(|| sonic_rs::to_vec(&value)))
     })
 }
 
@@ -95,5 +122,23 @@ mod typed {
     }
     fn dec<T: DeserializeOwned>(d: &mut [u8]) -> Result<T, String> {
         sonic_rs::from_slice(d).map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod deep_tests {
+    use super::*;
+    use crate::model::{nested, nested_hash};
+
+    /// The walk over sonic-rs's Value is iterative (its own parser recurses without a limit and
+    /// overflows the stack on such input: a library crash, tests/hostile.rs).
+    #[test]
+    fn walks_over_trees_nested_100000_deep_do_not_recurse() {
+        for maps in [false, true] {
+            let v = nested(100_000, maps);
+            let value = to_value(&v).unwrap();
+            assert_eq!(hash_value(&value).unwrap(), nested_hash(100_000, maps));
+            std::mem::forget(value);
+        }
     }
 }
