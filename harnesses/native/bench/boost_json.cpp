@@ -7,8 +7,9 @@
 //   2 boost-json-parse         tree: boost::json::parse into a value (default memory resource)
 //   3 boost-json-basic-parser  incremental: basic_parser with a handler that hashes the events (no
 //                              tree), parser reused across ops (reset)
-// parse_options::max_depth is raised from its default 32 to 1024 (the streaming hasher's depth
-// limit). Boost.JSON 1.81 has no option for exact number parsing (parse_options::numbers came later).
+// parse_options::max_depth is raised from its default 32 to 1024 (kLibraryMaxDepth), so that nesting
+// is not what these rows measure. Boost.JSON 1.81 has no option for exact number parsing (parse_options::numbers came
+// later).
 #include <boost/json/src.hpp>  // the library's sources: in exactly one translation unit
 // basic_parser's definitions (src.hpp pulls them in too; the basic_parser docs ask for this header)
 #include <boost/json/basic_parser_impl.hpp>
@@ -22,40 +23,66 @@ namespace bj = boost::json;
 
 [[maybe_unused]] bj::parse_options parse_opts() {
   bj::parse_options o;
-  o.max_depth = SB_MAX_DEPTH;
+  o.max_depth = kLibraryMaxDepth;
   return o;
 }
 
 #if SB_VARIANT == 1
-// Builds the library's input (a value) from the reference object, outside the timed loop.
-bj::value build(const Doc& d, size_t& i) {
-  const Node& n = d.nodes[i++];
-  switch (n.type) {
-    case T::Null: return nullptr;
-    case T::False: return false;
-    case T::True: return true;
-    case T::Uint: return n.u;  // uint64_t: kind::uint64
-    case T::Neg: return n.i;   // int64_t: kind::int64
-    case T::Double: return n.d;
-    case T::Str: return bj::string(bj::string_view(d.str(n), n.count));
-    case T::Bin: throw std::runtime_error("JSON has no binary");
-    case T::Array: {
-      bj::array a;  // no reserve(): GCC 12's LTO warns on Boost's relocate path (false positive)
-      for (uint32_t c = 0; c < n.count; c++) a.push_back(build(d, i));
-      return a;
+// Builds the library's input (a value) from the reference object, outside the timed loop
+// (DocWalker: iterative, any depth); open containers wait on a stack with their map's pending key.
+struct Build {
+  const Doc* d;
+  bj::value root;
+  std::vector<std::pair<bj::value, bj::string_view>> open;  // (container, pending key)
+
+  void attach(bj::value&& v) {
+    if (open.empty())
+      root = std::move(v);
+    else if (open.back().first.is_array())
+      open.back().first.get_array().push_back(std::move(v));
+    else
+      open.back().first.get_object().insert_or_assign(open.back().second, std::move(v));
+  }
+  bool scalar(const Node& n) {
+    switch (n.type) {
+      case T::Null: attach(nullptr); break;
+      case T::False: attach(false); break;
+      case T::True: attach(true); break;
+      case T::Uint: attach(n.u); break;  // uint64_t: kind::uint64
+      case T::Neg: attach(n.i); break;   // int64_t: kind::int64
+      case T::Double: attach(n.d); break;
+      case T::Str: attach(bj::string(bj::string_view(d->str(n), n.count))); break;
+      default: throw std::runtime_error("JSON has no binary");
     }
-    case T::Map: {
+    return true;
+  }
+  bool key(const Node& k) {
+    open.back().second = bj::string_view(d->str(k), k.count);  // the Doc outlives the build
+    return true;
+  }
+  bool begin(const Node& n) {
+    if (n.type == T::Map) {
       bj::object o;
       o.reserve(n.count);
-      for (uint32_t c = 0; c < n.count; c++) {
-        const Node& k = d.nodes[i++];
-        bj::string_view key(d.str(k), k.count);
-        o.insert_or_assign(key, build(d, i));
-      }
-      return o;
-    }
+      open.emplace_back(std::move(o), bj::string_view());
+    } else {
+      open.emplace_back(bj::array(), bj::string_view());  // no reserve(): GCC 12's LTO warns on Boost's
+    }                                                     // relocate path (false positive)
+    return true;
   }
-  return nullptr;
+  bool end(const Node&) {
+    bj::value v = std::move(open.back().first);
+    open.pop_back();
+    attach(std::move(v));
+    return true;
+  }
+};
+
+bj::value build(const Doc& d) {
+  Build b{&d, nullptr, {}};
+  DocWalker walk;
+  walk(d, b);
+  return std::move(b.root);
 }
 
 class Serialize : public Adapter {
@@ -72,38 +99,59 @@ class Serialize : public Adapter {
   }
 };
 #elif SB_VARIANT == 2
-uint64_t hash_value(const bj::value& v) {
-  switch (v.kind()) {
-    case bj::kind::null: return sb_hash_null();
-    case bj::kind::bool_: return sb_hash_bool(v.get_bool());
-    case bj::kind::int64: return sb_hash_int(v.get_int64());
-    case bj::kind::uint64: return sb_hash_uint(v.get_uint64());
-    case bj::kind::double_: return sb_hash_double(v.get_double());
-    case bj::kind::string: {
-      const bj::string& s = v.get_string();
-      return sb_hash_str(s.data(), s.size());
-    }
-    case bj::kind::array: {
-      const bj::array& a = v.get_array();
-      uint64_t h = sb_array_start();
-      for (const bj::value& e : a) h = sb_array_add(h, hash_value(e));
-      return sb_array_end(h, a.size());
-    }
-    case bj::kind::object: {
-      const bj::object& o = v.get_object();
-      uint64_t s = 0;
-      for (const bj::key_value_pair& kv : o) {
-        bj::string_view k = kv.key();
-        s += sb_map_entry(sb_hash_str(k.data(), k.size()), hash_value(kv.value()));
+// The tree walk (TreeHasher: iterative, any depth).
+struct ValueWalk {
+  using Ref = const bj::value*;
+  struct Iter {
+    bool is_map;
+    const bj::value *a, *ae;
+    const bj::key_value_pair *o, *oe;
+  };
+  static int enter(Ref v, Iter& it, sb_hasher* h, std::string&) {
+    switch (v->kind()) {
+      case bj::kind::null: sb_hasher_emit(h, sb_hash_null()); return 0;
+      case bj::kind::bool_: sb_hasher_emit(h, sb_hash_bool(v->get_bool())); return 0;
+      case bj::kind::int64: sb_hasher_emit(h, sb_hash_int(v->get_int64())); return 0;
+      case bj::kind::uint64: sb_hasher_emit(h, sb_hash_uint(v->get_uint64())); return 0;
+      case bj::kind::double_: sb_hasher_emit(h, sb_hash_double(v->get_double())); return 0;
+      case bj::kind::string: {
+        const bj::string& s = v->get_string();
+        sb_hasher_emit(h, sb_hash_str(s.data(), s.size()));
+        return 0;
       }
-      return sb_map_end(s, o.size());
+      case bj::kind::array: {
+        const bj::array& a = v->get_array();
+        sb_hasher_open(h, 0);
+        it = Iter{false, a.data(), a.data() + a.size(), nullptr, nullptr};
+        return 1;
+      }
+      case bj::kind::object: {
+        const bj::object& o = v->get_object();
+        sb_hasher_open(h, 1);
+        it = Iter{true, nullptr, nullptr, o.begin(), o.end()};
+        return 1;
+      }
     }
+    return 0;
   }
-  return 0;
-}
+  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+    if (it.is_map) {
+      if (it.o == it.oe) return 0;
+      const bj::string_view k = it.o->key();
+      sb_hasher_key(h, k.data(), k.size());
+      c = &it.o->value();
+      ++it.o;
+      return 1;
+    }
+    if (it.a == it.ae) return 0;
+    c = it.a++;
+    return 1;
+  }
+};
 
 class Parse : public Adapter {
   const bj::parse_options opts_ = parse_opts();
+  TreeHasher<ValueWalk> hash_;
 
  public:
   bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
@@ -113,8 +161,7 @@ class Parse : public Adapter {
       err = ec.message();
       return false;
     }
-    hash = hash_value(v);
-    return true;
+    return hash_(&v, hash, err);
   }
 };
 #else
@@ -126,12 +173,13 @@ struct Handler {
   static constexpr std::size_t max_string_size = -1;
   static constexpr std::size_t max_key_size = -1;
 
-  sb_hasher h;
+  Hasher h;
   std::string part_;
 
-  // The hasher failed: nesting beyond its 1024 frames (the parser stops first) or unbalanced events.
+  // The hasher failed: out of memory for its stack, or unbalanced events.
+  // Any error code stops the parser; decode() reports the hasher's own reason instead.
   static bool fail(bj::error_code& ec) {
-    ec = bj::error::too_deep;
+    ec = bj::error::exception;
     return false;
   }
   bool emit(uint64_t v) { return sb_hasher_emit(&h, v), true; }
@@ -179,7 +227,7 @@ struct Handler {
 };
 
 class BasicParser : public Adapter {
-  bj::basic_parser<Handler> p_{parse_opts()};  // holds the 32 KiB hasher: kept off the loop's stack
+  bj::basic_parser<Handler> p_{parse_opts()};  // its handler's hasher stack is reused across ops
 
  public:
   bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
@@ -190,7 +238,7 @@ class BasicParser : public Adapter {
     bj::error_code ec;
     size_t n = p_.write_some(false, buf, len, ec);  // more = false: the whole document
     if (ec) {
-      err = ec.message() + " at offset " + std::to_string(n);
+      err = (hd.h.error ? sb_hasher_error(&hd.h) : ec.message()) + " at offset " + std::to_string(n);
       return false;
     }
     if (n != len) {
@@ -198,7 +246,7 @@ class BasicParser : public Adapter {
       return false;
     }
     if (!sb_hasher_done(&hd.h, &hash)) {
-      err = "unbalanced events";
+      err = sb_hasher_error(&hd.h);
       return false;
     }
     return true;
@@ -237,13 +285,8 @@ std::unique_ptr<Adapter> make_adapter(const std::string&, const std::string& fmt
                                       std::string& err) {
   (void)fmt;
 #if SB_VARIANT == 1
-  try {
-    size_t i = 0;
-    return std::make_unique<Serialize>(build(input, i));
-  } catch (const std::exception& e) {
-    err = e.what();
-    return nullptr;
-  }
+  (void)err;
+  return std::make_unique<Serialize>(build(input));
 #elif SB_VARIANT == 2
   (void)input, (void)err;
   return std::make_unique<Parse>();

@@ -15,38 +15,72 @@ namespace sb {
 namespace {
 
 #if SB_VARIANT == 1
-cJSON* build(const Doc& d, size_t& i, std::string& err) {
-  const Node& n = d.nodes[i++];
-  switch (n.type) {
-    case T::Null: return cJSON_CreateNull();
-    case T::False: return cJSON_CreateFalse();
-    case T::True: return cJSON_CreateTrue();
-    case T::Uint: return cJSON_CreateNumber(static_cast<double>(n.u));
-    case T::Neg: return cJSON_CreateNumber(static_cast<double>(n.i));
-    case T::Double: return cJSON_CreateNumber(n.d);
-    case T::Str: return cJSON_CreateString(std::string(d.str(n), n.count).c_str());  // C strings only
-    case T::Bin: err = "JSON has no binary"; return nullptr;
-    case T::Array: {
-      cJSON* a = cJSON_CreateArray();
-      for (uint32_t c = 0; c < n.count; c++) {
-        cJSON* e = build(d, i, err);
-        if (!e) return cJSON_Delete(a), nullptr;
-        cJSON_AddItemToArray(a, e);
-      }
-      return a;
+// Builds the library's input from the reference object (DocWalker: iterative, any depth); open
+// containers wait on a stack with their map's pending key.
+struct Build {
+  const Doc* d;
+  std::string& err;
+  cJSON* root = nullptr;
+  std::vector<std::pair<cJSON*, std::string>> open;  // (container, pending key: a C string)
+
+  ~Build() {  // on failure, what was built so far (complete subtrees are in their parents)
+    for (auto& o : open) cJSON_Delete(o.first);
+  }
+  bool attach(cJSON* v) {
+    if (!v) {
+      err = "cJSON could not allocate an item";
+      return false;
     }
-    case T::Map: {
-      cJSON* o = cJSON_CreateObject();
-      for (uint32_t c = 0; c < n.count; c++) {
-        const Node& k = d.nodes[i++];
-        cJSON* v = build(d, i, err);
-        if (!v) return cJSON_Delete(o), nullptr;
-        cJSON_AddItemToObject(o, std::string(d.str(k), k.count).c_str(), v);
-      }
-      return o;
+    if (open.empty()) {
+      root = v;
+      return true;
+    }
+    auto& top = open.back();
+    const bool ok = cJSON_IsArray(top.first) ? cJSON_AddItemToArray(top.first, v)
+                                             : cJSON_AddItemToObject(top.first, top.second.c_str(), v);
+    if (!ok) {
+      cJSON_Delete(v);
+      err = "cJSON could not add an item";
+    }
+    return ok;
+  }
+  bool scalar(const Node& n) {
+    switch (n.type) {
+      case T::Null: return attach(cJSON_CreateNull());
+      case T::False: return attach(cJSON_CreateFalse());
+      case T::True: return attach(cJSON_CreateTrue());
+      case T::Uint: return attach(cJSON_CreateNumber(static_cast<double>(n.u)));
+      case T::Neg: return attach(cJSON_CreateNumber(static_cast<double>(n.i)));
+      case T::Double: return attach(cJSON_CreateNumber(n.d));
+      case T::Str: return attach(cJSON_CreateString(std::string(d->str(n), n.count).c_str()));  // C strings only
+      default: err = "JSON has no binary"; return false;
     }
   }
-  return nullptr;
+  bool key(const Node& k) {
+    open.back().second.assign(d->str(k), k.count);
+    return true;
+  }
+  bool begin(const Node& n) {
+    cJSON* c = n.type == T::Map ? cJSON_CreateObject() : cJSON_CreateArray();
+    if (!c) return attach(c);
+    open.emplace_back(c, std::string());
+    return true;
+  }
+  bool end(const Node&) {
+    cJSON* c = open.back().first;
+    open.pop_back();
+    return attach(c);
+  }
+};
+
+cJSON* build(const Doc& d, std::string& err) {
+  Build b{&d, err, nullptr, {}};
+  DocWalker walk;
+  if (!walk(d, b)) {
+    cJSON_Delete(b.root);
+    return nullptr;
+  }
+  return b.root;
 }
 
 class Print : public Adapter {
@@ -73,30 +107,45 @@ class Print : public Adapter {
   }
 };
 #else
-uint64_t hash_val(const cJSON* v) {
-  if (cJSON_IsNumber(v)) {
-    const double d = v->valuedouble;
-    if (std::nearbyint(d) == d && std::fabs(d) <= 9007199254740992.0) return sb_hash_int(static_cast<int64_t>(d));
-    return sb_hash_double(d);
+// The tree walk (TreeHasher: iterative, any depth).
+struct CjsonWalk {
+  using Ref = const cJSON*;
+  struct Iter {
+    const cJSON* c;  // the next child
+    bool is_map;
+  };
+  static int enter(Ref v, Iter& it, sb_hasher* h, std::string&) {
+    if (cJSON_IsNumber(v)) {
+      const double d = v->valuedouble;
+      const bool integral = std::nearbyint(d) == d && std::fabs(d) <= 9007199254740992.0;
+      sb_hasher_emit(h, integral ? sb_hash_int(static_cast<int64_t>(d)) : sb_hash_double(d));
+    } else if (cJSON_IsString(v)) {
+      sb_hasher_emit(h, sb_hash_str(v->valuestring, strlen(v->valuestring)));
+    } else if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
+      sb_hasher_open(h, cJSON_IsObject(v));
+      it = Iter{v->child, static_cast<bool>(cJSON_IsObject(v))};
+      return 1;
+    } else if (cJSON_IsTrue(v)) {
+      sb_hasher_emit(h, sb_hash_bool(1));
+    } else if (cJSON_IsFalse(v)) {
+      sb_hasher_emit(h, sb_hash_bool(0));
+    } else {
+      sb_hasher_emit(h, sb_hash_null());
+    }
+    return 0;
   }
-  if (cJSON_IsString(v)) return sb_hash_str(v->valuestring, strlen(v->valuestring));
-  if (cJSON_IsObject(v)) {
-    uint64_t s = 0, n = 0;
-    for (const cJSON* c = v->child; c; c = c->next, n++)
-      s += sb_map_entry(sb_hash_str(c->string, strlen(c->string)), hash_val(c));
-    return sb_map_end(s, n);
+  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+    if (!it.c) return 0;
+    if (it.is_map) sb_hasher_key(h, it.c->string, strlen(it.c->string));
+    c = it.c;
+    it.c = it.c->next;
+    return 1;
   }
-  if (cJSON_IsArray(v)) {
-    uint64_t a = sb_array_start(), n = 0;
-    for (const cJSON* c = v->child; c; c = c->next, n++) a = sb_array_add(a, hash_val(c));
-    return sb_array_end(a, n);
-  }
-  if (cJSON_IsTrue(v)) return sb_hash_bool(1);
-  if (cJSON_IsFalse(v)) return sb_hash_bool(0);
-  return sb_hash_null();
-}
+};
 
 class Parse : public Adapter {
+  TreeHasher<CjsonWalk> hash_;
+
  public:
   bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
     const char* end = nullptr;
@@ -111,9 +160,9 @@ class Parse : public Adapter {
       err = "trailing content at offset " + std::to_string(end - buf);
       return false;
     }
-    hash = hash_val(v);
+    const bool ok = hash_(v, hash, err);
     cJSON_Delete(v);
-    return true;
+    return ok;
   }
 };
 #endif
@@ -143,8 +192,7 @@ const BenchInfo& bench_info() {
 std::unique_ptr<Adapter> make_adapter(const std::string&, const std::string& fmt, const Doc& input, const std::string&,
                                       std::string& err) {
 #if SB_VARIANT == 1
-  size_t i = 0;
-  cJSON* root = build(input, i, err);
+  cJSON* root = build(input, err);
   if (!root) return nullptr;
   return std::make_unique<Print>(root, fmt == "json-pretty");
 #else

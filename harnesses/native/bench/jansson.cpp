@@ -11,43 +11,75 @@ namespace sb {
 namespace {
 
 #if SB_VARIANT == 1
-json_t* build(const Doc& d, size_t& i, std::string& err) {
-  const Node& n = d.nodes[i++];
-  switch (n.type) {
-    case T::Null: return json_null();
-    case T::False: return json_false();
-    case T::True: return json_true();
-    case T::Uint:
-      if (n.u > static_cast<uint64_t>(INT64_MAX)) {
-        err = "Jansson integers are int64 (json_int_t): cannot hold " + std::to_string(n.u);
-        return nullptr;
-      }
-      return json_integer(n.i);
-    case T::Neg: return json_integer(n.i);
-    case T::Double: return json_real(n.d);
-    case T::Str: return json_stringn_nocheck(d.str(n), n.count);
-    case T::Bin: err = "JSON has no binary"; return nullptr;
-    case T::Array: {
-      json_t* a = json_array();
-      for (uint32_t c = 0; c < n.count; c++) {
-        json_t* e = build(d, i, err);
-        if (!e) return json_decref(a), nullptr;
-        json_array_append_new(a, e);
-      }
-      return a;
+// Builds the library's input from the reference object (DocWalker: iterative, any depth); open
+// containers wait on a stack with their map's pending key.
+struct Build {
+  const Doc* d;
+  std::string& err;
+  json_t* root = nullptr;
+  std::vector<std::pair<json_t*, const Node*>> open;  // (container, pending key)
+
+  ~Build() {  // on failure, what was built so far (complete subtrees are in their parents)
+    for (auto& o : open) json_decref(o.first);
+  }
+  bool attach(json_t* v) {
+    if (!v) {
+      if (err.empty()) err = "out of memory";
+      return false;
     }
-    case T::Map: {
-      json_t* o = json_object();
-      for (uint32_t c = 0; c < n.count; c++) {
-        const Node& k = d.nodes[i++];
-        json_t* v = build(d, i, err);
-        if (!v) return json_decref(o), nullptr;
-        json_object_setn_new_nocheck(o, d.str(k), k.count, v);
-      }
-      return o;
+    if (open.empty()) {
+      root = v;
+      return true;
+    }
+    auto& top = open.back();
+    const int r = json_is_array(top.first)
+                      ? json_array_append_new(top.first, v)
+                      : json_object_setn_new_nocheck(top.first, d->str(*top.second), top.second->count, v);
+    if (r != 0) err = "Jansson could not add a value to its container";  // the _new calls freed v
+    return r == 0;
+  }
+  bool scalar(const Node& n) {
+    switch (n.type) {
+      case T::Null: return attach(json_null());
+      case T::False: return attach(json_false());
+      case T::True: return attach(json_true());
+      case T::Uint:
+        if (n.u > static_cast<uint64_t>(INT64_MAX)) {
+          err = "Jansson integers are int64 (json_int_t): cannot hold " + std::to_string(n.u);
+          return false;
+        }
+        return attach(json_integer(n.i));
+      case T::Neg: return attach(json_integer(n.i));
+      case T::Double: return attach(json_real(n.d));
+      case T::Str: return attach(json_stringn_nocheck(d->str(n), n.count));
+      default: err = "JSON has no binary"; return false;
     }
   }
-  return nullptr;
+  bool key(const Node& k) {
+    open.back().second = &k;
+    return true;
+  }
+  bool begin(const Node& n) {
+    json_t* c = n.type == T::Map ? json_object() : json_array();
+    if (!c) return attach(c);
+    open.emplace_back(c, nullptr);
+    return true;
+  }
+  bool end(const Node&) {
+    json_t* c = open.back().first;
+    open.pop_back();
+    return attach(c);
+  }
+};
+
+json_t* build(const Doc& d, std::string& err) {
+  Build b{&d, err, nullptr, {}};
+  DocWalker walk;
+  if (!walk(d, b)) {
+    if (b.root) json_decref(b.root);
+    return nullptr;
+  }
+  return b.root;
 }
 
 class Dump : public Adapter {
@@ -74,33 +106,50 @@ class Dump : public Adapter {
   }
 };
 #else
-uint64_t hash_val(json_t* v) {
-  switch (json_typeof(v)) {
-    case JSON_OBJECT: {
-      uint64_t s = 0;
-      const char* key;
-      size_t klen;
-      json_t* x;
-      json_object_keylen_foreach(v, key, klen, x) s += sb_map_entry(sb_hash_str(key, klen), hash_val(x));
-      return sb_map_end(s, json_object_size(v));
+// The tree walk (TreeHasher: iterative, any depth).
+struct JanssonWalk {
+  using Ref = json_t*;
+  struct Iter {
+    json_t* v;
+    void* obj_it;  // objects: json_object_iter
+    size_t i, n;   // arrays
+  };
+  static int enter(Ref v, Iter& it, sb_hasher* h, std::string&) {
+    switch (json_typeof(v)) {
+      case JSON_OBJECT:
+        sb_hasher_open(h, 1);
+        it = Iter{v, json_object_iter(v), 0, 0};
+        return 1;
+      case JSON_ARRAY:
+        sb_hasher_open(h, 0);
+        it = Iter{v, nullptr, 0, json_array_size(v)};
+        return 1;
+      case JSON_STRING: sb_hasher_emit(h, sb_hash_str(json_string_value(v), json_string_length(v))); return 0;
+      case JSON_INTEGER: sb_hasher_emit(h, sb_hash_int(json_integer_value(v))); return 0;
+      case JSON_REAL: sb_hasher_emit(h, sb_hash_double(json_real_value(v))); return 0;
+      case JSON_TRUE: sb_hasher_emit(h, sb_hash_bool(1)); return 0;
+      case JSON_FALSE: sb_hasher_emit(h, sb_hash_bool(0)); return 0;
+      case JSON_NULL: sb_hasher_emit(h, sb_hash_null()); return 0;
     }
-    case JSON_ARRAY: {
-      uint64_t a = sb_array_start();
-      const size_t n = json_array_size(v);
-      for (size_t i = 0; i < n; i++) a = sb_array_add(a, hash_val(json_array_get(v, i)));
-      return sb_array_end(a, n);
-    }
-    case JSON_STRING: return sb_hash_str(json_string_value(v), json_string_length(v));
-    case JSON_INTEGER: return sb_hash_int(json_integer_value(v));
-    case JSON_REAL: return sb_hash_double(json_real_value(v));
-    case JSON_TRUE: return sb_hash_bool(1);
-    case JSON_FALSE: return sb_hash_bool(0);
-    case JSON_NULL: return sb_hash_null();
+    return 0;
   }
-  return 0;
-}
+  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+    if (json_is_object(it.v)) {
+      if (!it.obj_it) return 0;
+      sb_hasher_key(h, json_object_iter_key(it.obj_it), json_object_iter_key_len(it.obj_it));
+      c = json_object_iter_value(it.obj_it);
+      it.obj_it = json_object_iter_next(it.v, it.obj_it);
+      return 1;
+    }
+    if (it.i == it.n) return 0;
+    c = json_array_get(it.v, it.i++);
+    return 1;
+  }
+};
 
 class Load : public Adapter {
+  TreeHasher<JanssonWalk> hash_;
+
  public:
   bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
     json_error_t je;
@@ -109,9 +158,9 @@ class Load : public Adapter {
       err = std::string("json_loadb: ") + je.text + " at offset " + std::to_string(je.position);
       return false;
     }
-    hash = hash_val(v);
+    const bool ok = hash_(v, hash, err);
     json_decref(v);
-    return true;
+    return ok;
   }
 };
 #endif
@@ -141,8 +190,7 @@ const BenchInfo& bench_info() {
 std::unique_ptr<Adapter> make_adapter(const std::string&, const std::string& fmt, const Doc& input, const std::string&,
                                       std::string& err) {
 #if SB_VARIANT == 1
-  size_t i = 0;
-  json_t* root = build(input, i, err);
+  json_t* root = build(input, err);
   if (!root) return nullptr;
   return std::make_unique<Dump>(root, fmt == "json-pretty");
 #else

@@ -5,45 +5,88 @@
 //                   the default 32 to 1024 (json_tokener_new_ex) so nesting is not the test
 #include <json-c/json.h>
 
+#include <algorithm>
+#include <climits>
+
 #include "sb.h"
 
 namespace sb {
 namespace {
 
 #if SB_VARIANT == 1
-json_object* build(const Doc& d, size_t& i, std::string& err) {
-  const Node& n = d.nodes[i++];
-  switch (n.type) {
-    case T::Null: return nullptr;  // json-c represents null as a NULL json_object*
-    case T::False: return json_object_new_boolean(0);
-    case T::True: return json_object_new_boolean(1);
-    case T::Uint: return json_object_new_uint64(n.u);
-    case T::Neg: return json_object_new_int64(n.i);
-    case T::Double: return json_object_new_double(n.d);
-    case T::Str: return json_object_new_string_len(d.str(n), static_cast<int>(n.count));
-    case T::Bin: err = "JSON has no binary"; return nullptr;
-    case T::Array: {
-      json_object* a = json_object_new_array_ext(static_cast<int>(n.count));
-      for (uint32_t c = 0; c < n.count; c++) {
-        json_object* e = build(d, i, err);
-        if (!err.empty()) return json_object_put(a), nullptr;
-        json_object_array_add(a, e);
-      }
-      return a;
+// Builds the library's input from the reference object (DocWalker: iterative, any depth); open
+// containers wait on a stack with their map's pending key.
+struct Build {
+  const Doc* d;
+  std::string& err;
+  json_object* root = nullptr;
+  std::vector<std::pair<json_object*, std::string>> open;  // (container, pending key: a C string)
+
+  ~Build() {  // on failure, what was built so far (complete subtrees are in their parents)
+    for (auto& o : open) json_object_put(o.first);
+  }
+  bool attach(json_object* v) {  // v == nullptr is json-c's null
+    if (open.empty()) {
+      root = v;
+      return true;
     }
-    case T::Map: {
-      json_object* o = json_object_new_object();
-      for (uint32_t c = 0; c < n.count; c++) {
-        const Node& k = d.nodes[i++];
-        const std::string key(d.str(k), k.count);  // json-c keys are C strings
-        json_object* v = build(d, i, err);
-        if (!err.empty()) return json_object_put(o), nullptr;
-        json_object_object_add(o, key.c_str(), v);
-      }
-      return o;
+    auto& top = open.back();
+    const int r = json_object_is_type(top.first, json_type_array)
+                      ? json_object_array_add(top.first, v)
+                      : json_object_object_add(top.first, top.second.c_str(), v);
+    if (r != 0) {
+      json_object_put(v);
+      err = "json-c could not add a value to its container";
+    }
+    return r == 0;
+  }
+  bool scalar(const Node& n) {
+    switch (n.type) {
+      case T::Null: return attach(nullptr);  // json-c represents null as a NULL json_object*
+      case T::False: return attach(json_object_new_boolean(0));
+      case T::True: return attach(json_object_new_boolean(1));
+      case T::Uint: return attach(json_object_new_uint64(n.u));
+      case T::Neg: return attach(json_object_new_int64(n.i));
+      case T::Double: return attach(json_object_new_double(n.d));
+      case T::Str:
+        if (n.count > INT_MAX) {
+          err = "json-c string lengths are int";
+          return false;
+        }
+        return attach(json_object_new_string_len(d->str(n), static_cast<int>(n.count)));
+      default: err = "JSON has no binary"; return false;
     }
   }
-  return nullptr;
+  bool key(const Node& k) {
+    open.back().second.assign(d->str(k), k.count);  // json-c keys are C strings
+    return true;
+  }
+  bool begin(const Node& n) {
+    json_object* c = n.type == T::Map
+                         ? json_object_new_object()
+                         : json_object_new_array_ext(static_cast<int>(std::min<uint32_t>(n.count, INT_MAX)));
+    if (!c) {
+      err = "out of memory";
+      return false;
+    }
+    open.emplace_back(c, std::string());
+    return true;
+  }
+  bool end(const Node&) {
+    json_object* c = open.back().first;
+    open.pop_back();
+    return attach(c);
+  }
+};
+
+json_object* build(const Doc& d, std::string& err) {
+  Build b{&d, err, nullptr, {}};
+  DocWalker walk;
+  if (!walk(d, b)) {
+    json_object_put(b.root);
+    return nullptr;
+  }
+  return b.root;
 }
 
 class Write : public Adapter {
@@ -66,36 +109,71 @@ class Write : public Adapter {
   }
 };
 #else
-uint64_t hash_val(json_object* v) {
-  switch (json_object_get_type(v)) {
-    case json_type_null: return sb_hash_null();
-    case json_type_boolean: return sb_hash_bool(json_object_get_boolean(v));
-    case json_type_double: return sb_hash_double(json_object_get_double(v));
-    case json_type_int: {
-      // json-c keeps an int64 or (above INT64_MAX) a uint64; get_uint64 returns either exactly.
-      const int64_t i = json_object_get_int64(v);
-      return i < 0 ? sb_hash_int(i) : sb_hash_uint(json_object_get_uint64(v));
+// The tree walk (TreeHasher: iterative, any depth).
+struct JsonCWalk {
+  using Ref = json_object*;
+  struct Iter {
+    json_object* v;
+    bool is_map;
+    size_t i, n;                   // arrays
+    json_object_iterator it, end;  // objects
+  };
+  static int enter(Ref v, Iter& it, sb_hasher* h, std::string&) {
+    switch (json_object_get_type(v)) {
+      case json_type_null: sb_hasher_emit(h, sb_hash_null()); return 0;
+      case json_type_boolean: sb_hasher_emit(h, sb_hash_bool(json_object_get_boolean(v))); return 0;
+      case json_type_double: sb_hasher_emit(h, sb_hash_double(json_object_get_double(v))); return 0;
+      case json_type_int: {
+        // json-c keeps an int64 or (above INT64_MAX) a uint64; get_uint64 returns either exactly.
+        const int64_t i = json_object_get_int64(v);
+        sb_hasher_emit(h, i < 0 ? sb_hash_int(i) : sb_hash_uint(json_object_get_uint64(v)));
+        return 0;
+      }
+      case json_type_string:
+        sb_hasher_emit(h, sb_hash_str(json_object_get_string(v), json_object_get_string_len(v)));
+        return 0;
+      case json_type_array:
+        sb_hasher_open(h, 0);
+        it.v = v;
+        it.is_map = false;
+        it.i = 0;
+        it.n = json_object_array_length(v);
+        return 1;
+      case json_type_object:
+        sb_hasher_open(h, 1);
+        it.v = v;
+        it.is_map = true;
+        it.it = json_object_iter_begin(v);
+        it.end = json_object_iter_end(v);
+        return 1;
     }
-    case json_type_string: return sb_hash_str(json_object_get_string(v), json_object_get_string_len(v));
-    case json_type_array: {
-      uint64_t a = sb_array_start();
-      const size_t n = json_object_array_length(v);
-      for (size_t i = 0; i < n; i++) a = sb_array_add(a, hash_val(json_object_array_get_idx(v, i)));
-      return sb_array_end(a, n);
-    }
-    case json_type_object: {
-      uint64_t s = 0;
-      json_object_object_foreach(v, key, val) s += sb_map_entry(sb_hash_str(key, strlen(key)), hash_val(val));
-      return sb_map_end(s, json_object_object_length(v));
-    }
+    return 0;
   }
-  return 0;
-}
+  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+    if (it.is_map) {
+      if (json_object_iter_equal(&it.it, &it.end)) return 0;
+      const char* k = json_object_iter_peek_name(&it.it);
+      sb_hasher_key(h, k, strlen(k));
+      c = json_object_iter_peek_value(&it.it);
+      json_object_iter_next(&it.it);
+      return 1;
+    }
+    if (it.i == it.n) return 0;
+    c = json_object_array_get_idx(it.v, it.i++);
+    return 1;
+  }
+};
 
 class Parse : public Adapter {
+  TreeHasher<JsonCWalk> hash_;
+
  public:
   bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
-    json_tokener* tok = json_tokener_new_ex(SB_MAX_DEPTH);
+    if (len > INT_MAX) {  // json_tokener_parse_ex takes an int length
+      err = "json-c cannot parse more than INT_MAX bytes at once";
+      return false;
+    }
+    json_tokener* tok = json_tokener_new_ex(kLibraryMaxDepth);
     json_object* v = json_tokener_parse_ex(tok, buf, static_cast<int>(len));
     const json_tokener_error je = json_tokener_get_error(tok);
     size_t end = json_tokener_get_parse_end(tok);
@@ -111,9 +189,9 @@ class Parse : public Adapter {
       json_object_put(v);
       return false;
     }
-    hash = hash_val(v);
+    const bool ok = hash_(v, hash, err);
     json_object_put(v);
-    return true;
+    return ok;
   }
 };
 #endif
@@ -143,8 +221,7 @@ const BenchInfo& bench_info() {
 std::unique_ptr<Adapter> make_adapter(const std::string&, const std::string& fmt, const Doc& input, const std::string&,
                                       std::string& err) {
 #if SB_VARIANT == 1
-  size_t i = 0;
-  json_object* root = build(input, i, err);
+  json_object* root = build(input, err);
   if (!err.empty()) return nullptr;
   return std::make_unique<Write>(root, fmt == "json-pretty");
 #else

@@ -9,32 +9,55 @@ namespace sb {
 namespace {
 
 #if SB_VARIANT == 1
-Json::Value build(const Doc& d, size_t& i) {
-  const Node& n = d.nodes[i++];
-  switch (n.type) {
-    case T::Null: return Json::Value();
-    case T::False: return Json::Value(false);
-    case T::True: return Json::Value(true);
-    case T::Uint: return Json::Value(static_cast<Json::UInt64>(n.u));
-    case T::Neg: return Json::Value(static_cast<Json::Int64>(n.i));
-    case T::Double: return Json::Value(n.d);
-    case T::Str: return Json::Value(d.str(n), d.str(n) + n.count);
-    case T::Bin: throw std::runtime_error("JSON has no binary");
-    case T::Array: {
-      Json::Value a(Json::arrayValue);
-      for (uint32_t c = 0; c < n.count; c++) a.append(build(d, i));
-      return a;
-    }
-    case T::Map: {
-      Json::Value o(Json::objectValue);
-      for (uint32_t c = 0; c < n.count; c++) {
-        const Node& k = d.nodes[i++];
-        o[std::string(d.str(k), k.count)] = build(d, i);
-      }
-      return o;
-    }
+// Builds the library's input from the reference object (DocWalker: iterative, any depth); open
+// containers wait on a stack with their map's pending key.
+struct Build {
+  const Doc* d;
+  Json::Value root;
+  std::vector<std::pair<Json::Value, std::string>> open;  // (container, pending key)
+
+  void attach(Json::Value&& v) {
+    if (open.empty())
+      root = std::move(v);
+    else if (open.back().first.isArray())
+      open.back().first.append(std::move(v));
+    else
+      open.back().first[open.back().second] = std::move(v);
   }
-  return Json::Value();
+  bool scalar(const Node& n) {
+    switch (n.type) {
+      case T::Null: attach(Json::Value()); break;
+      case T::False: attach(Json::Value(false)); break;
+      case T::True: attach(Json::Value(true)); break;
+      case T::Uint: attach(Json::Value(static_cast<Json::UInt64>(n.u))); break;
+      case T::Neg: attach(Json::Value(static_cast<Json::Int64>(n.i))); break;
+      case T::Double: attach(Json::Value(n.d)); break;
+      case T::Str: attach(Json::Value(d->str(n), d->str(n) + n.count)); break;
+      default: throw std::runtime_error("JSON has no binary");
+    }
+    return true;
+  }
+  bool key(const Node& k) {
+    open.back().second.assign(d->str(k), k.count);
+    return true;
+  }
+  bool begin(const Node& n) {
+    open.emplace_back(Json::Value(n.type == T::Map ? Json::objectValue : Json::arrayValue), std::string());
+    return true;
+  }
+  bool end(const Node&) {
+    Json::Value v(std::move(open.back().first));
+    open.pop_back();
+    attach(std::move(v));
+    return true;
+  }
+};
+
+Json::Value build(const Doc& d) {
+  Build b{&d, Json::Value(), {}};
+  DocWalker walk;
+  walk(d, b);
+  return std::move(b.root);
 }
 
 class Write : public Adapter {
@@ -60,38 +83,50 @@ class Write : public Adapter {
   }
 };
 #else
-uint64_t hash_val(const Json::Value& v) {
-  switch (v.type()) {
-    case Json::nullValue: return sb_hash_null();
-    case Json::booleanValue: return sb_hash_bool(v.asBool());
-    case Json::intValue: return sb_hash_int(v.asInt64());
-    case Json::uintValue: return sb_hash_uint(v.asUInt64());
-    case Json::realValue: return sb_hash_double(v.asDouble());
-    case Json::stringValue: {
-      const char *b, *e;
-      v.getString(&b, &e);
-      return sb_hash_str(b, static_cast<size_t>(e - b));
-    }
-    case Json::arrayValue: {
-      uint64_t a = sb_array_start();
-      for (const auto& x : v) a = sb_array_add(a, hash_val(x));
-      return sb_array_end(a, v.size());
-    }
-    case Json::objectValue: {
-      uint64_t s = 0;
-      for (auto it = v.begin(); it != v.end(); ++it) {
-        const char* end;
-        const char* key = it.memberName(&end);
-        s += sb_map_entry(sb_hash_str(key, static_cast<size_t>(end - key)), hash_val(*it));
+// The tree walk (TreeHasher: iterative, any depth).
+struct JsonCppWalk {
+  using Ref = const Json::Value*;
+  struct Iter {
+    bool is_map;
+    Json::Value::const_iterator it, end;
+  };
+  static int enter(Ref v, Iter& it, sb_hasher* h, std::string&) {
+    switch (v->type()) {
+      case Json::nullValue: sb_hasher_emit(h, sb_hash_null()); return 0;
+      case Json::booleanValue: sb_hasher_emit(h, sb_hash_bool(v->asBool())); return 0;
+      case Json::intValue: sb_hasher_emit(h, sb_hash_int(v->asInt64())); return 0;
+      case Json::uintValue: sb_hasher_emit(h, sb_hash_uint(v->asUInt64())); return 0;
+      case Json::realValue: sb_hasher_emit(h, sb_hash_double(v->asDouble())); return 0;
+      case Json::stringValue: {
+        const char *b, *e;
+        v->getString(&b, &e);
+        sb_hasher_emit(h, sb_hash_str(b, static_cast<size_t>(e - b)));
+        return 0;
       }
-      return sb_map_end(s, v.size());
+      case Json::arrayValue:
+      case Json::objectValue:
+        sb_hasher_open(h, v->type() == Json::objectValue);
+        it = Iter{v->type() == Json::objectValue, v->begin(), v->end()};
+        return 1;
     }
+    return 0;
   }
-  return 0;
-}
+  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+    if (it.it == it.end) return 0;
+    if (it.is_map) {
+      const char* end;
+      const char* key = it.it.memberName(&end);
+      sb_hasher_key(h, key, static_cast<size_t>(end - key));
+    }
+    c = &*it.it;
+    ++it.it;
+    return 1;
+  }
+};
 
 class Parse : public Adapter {
   std::unique_ptr<Json::CharReader> reader_;
+  TreeHasher<JsonCppWalk> hash_;
 
  public:
   Parse() {
@@ -101,9 +136,10 @@ class Parse : public Adapter {
   }
   bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
     Json::Value root;
+    // Beyond its stackLimit (1000 levels) CharReader::parse throws Json::RuntimeError rather than
+    // returning false: sb::main's guard makes that exit 3 with the message, like any library error.
     if (!reader_->parse(buf, buf + len, &root, &err)) return false;
-    hash = hash_val(root);
-    return true;
+    return hash_(&root, hash, err);
   }
 };
 #endif
@@ -133,13 +169,8 @@ const BenchInfo& bench_info() {
 std::unique_ptr<Adapter> make_adapter(const std::string&, const std::string& fmt, const Doc& input, const std::string&,
                                       std::string& err) {
 #if SB_VARIANT == 1
-  try {
-    size_t i = 0;
-    return std::make_unique<Write>(build(input, i), fmt == "json-pretty");
-  } catch (const std::exception& e) {
-    err = e.what();
-    return nullptr;
-  }
+  (void)err;
+  return std::make_unique<Write>(build(input), fmt == "json-pretty");
 #else
   (void)fmt, (void)input, (void)err;
   return std::make_unique<Parse>();

@@ -25,33 +25,72 @@ cbor_item_t* build_negint(uint64_t m) {  // represents -1 - m
   return cbor_build_negint64(m);
 }
 
-cbor_item_t* build(const Doc& d, size_t& i) {
-  const Node& n = d.nodes[i++];
-  switch (n.type) {
-    case T::Null: return cbor_new_null();
-    case T::False: return cbor_build_bool(false);
-    case T::True: return cbor_build_bool(true);
-    case T::Uint: return build_uint(n.u);
-    case T::Neg: return build_negint(static_cast<uint64_t>(-1 - n.i));
-    case T::Double: return cbor_build_float8(n.d);
-    case T::Str: return cbor_build_stringn(d.str(n), n.count);
-    case T::Bin: return cbor_build_bytestring(reinterpret_cast<cbor_data>(d.str(n)), n.count);
-    case T::Array: {
-      cbor_item_t* a = cbor_new_definite_array(n.count);
-      for (uint32_t c = 0; c < n.count; c++) cbor_array_push(a, cbor_move(build(d, i)));
-      return a;
-    }
-    case T::Map: {
-      cbor_item_t* m = cbor_new_definite_map(n.count);
-      for (uint32_t c = 0; c < n.count; c++) {
-        cbor_item_t* k = build(d, i);
-        cbor_item_t* v = build(d, i);
-        cbor_map_add(m, cbor_pair{cbor_move(k), cbor_move(v)});
-      }
-      return m;
+// Builds the library's input from the reference object (DocWalker: iterative, any depth); open
+// containers wait on a stack with their map's pending key.
+struct Build {
+  const Doc* d;
+  cbor_item_t* root = nullptr;
+  std::vector<std::pair<cbor_item_t*, cbor_item_t*>> open;  // (container, pending key)
+
+  ~Build() {  // on failure, what was built so far (complete subtrees are in their parents)
+    for (auto& o : open) {
+      cbor_decref(&o.first);
+      if (o.second) cbor_decref(&o.second);
     }
   }
-  return nullptr;
+  bool attach(cbor_item_t* v) {
+    if (!v) return false;  // libcbor's allocation failed
+    if (open.empty()) {
+      root = v;
+      return true;
+    }
+    auto& top = open.back();
+    bool ok;
+    if (cbor_isa_array(top.first)) {
+      ok = cbor_array_push(top.first, cbor_move(v));
+    } else {
+      ok = cbor_map_add(top.first, cbor_pair{cbor_move(top.second), cbor_move(v)});
+      top.second = nullptr;
+    }
+    return ok;
+  }
+  bool scalar(const Node& n) {
+    switch (n.type) {
+      case T::Null: return attach(cbor_new_null());
+      case T::False: return attach(cbor_build_bool(false));
+      case T::True: return attach(cbor_build_bool(true));
+      case T::Uint: return attach(build_uint(n.u));
+      case T::Neg: return attach(build_negint(static_cast<uint64_t>(-1 - n.i)));
+      case T::Double: return attach(cbor_build_float8(n.d));
+      case T::Str: return attach(cbor_build_stringn(d->str(n), n.count));
+      default: return attach(cbor_build_bytestring(reinterpret_cast<cbor_data>(d->str(n)), n.count));
+    }
+  }
+  bool key(const Node& k) {
+    open.back().second = cbor_build_stringn(d->str(k), k.count);
+    return open.back().second != nullptr;
+  }
+  bool begin(const Node& n) {
+    cbor_item_t* c = n.type == T::Map ? cbor_new_definite_map(n.count) : cbor_new_definite_array(n.count);
+    if (!c) return false;
+    open.emplace_back(c, nullptr);
+    return true;
+  }
+  bool end(const Node&) {
+    cbor_item_t* c = open.back().first;
+    open.pop_back();
+    return attach(c);
+  }
+};
+
+cbor_item_t* build(const Doc& d) {
+  Build b{&d, nullptr, {}};
+  DocWalker walk;
+  if (!walk(d, b)) {
+    if (b.root) cbor_decref(&b.root);
+    return nullptr;
+  }
+  return b.root;
 }
 
 class Write : public Adapter {
@@ -59,10 +98,7 @@ class Write : public Adapter {
   unsigned char* out_ = nullptr;
 
  public:
-  explicit Write(const Doc& d) {
-    size_t i = 0;
-    root_ = build(d, i);
-  }
+  explicit Write(cbor_item_t* root) : root_(root) {}
   ~Write() override {
     free(out_);
     cbor_decref(&root_);
@@ -92,74 +128,85 @@ uint64_t hash_string(cbor_item_t* it, uint64_t tag, bool definite, Handle handle
   return sb_hash_bytes(tag, joined.data(), joined.size());
 }
 
-bool hash_item(cbor_item_t* it, uint64_t& h, std::string& err) {
-  switch (cbor_typeof(it)) {
-    case CBOR_TYPE_UINT: h = sb_hash_uint(cbor_get_int(it)); return true;
-    case CBOR_TYPE_NEGINT: {
-      const uint64_t m = cbor_get_int(it);
-      if (m > static_cast<uint64_t>(INT64_MAX)) {
-        err = "negative integer below INT64_MIN";
-        return false;
-      }
-      h = sb_hash_int(-1 - static_cast<int64_t>(m));
-      return true;
-    }
-    case CBOR_TYPE_BYTESTRING:
-      h = hash_string(it, SB_BINARY, cbor_bytestring_is_definite(it), cbor_bytestring_handle, cbor_bytestring_length,
-                      cbor_bytestring_chunks_handle, cbor_bytestring_chunk_count);
-      return true;
-    case CBOR_TYPE_STRING:
-      h = hash_string(it, SB_STRING, cbor_string_is_definite(it), cbor_string_handle, cbor_string_length,
-                      cbor_string_chunks_handle, cbor_string_chunk_count);
-      return true;
-    case CBOR_TYPE_ARRAY: {
-      uint64_t a = sb_array_start(), v;
-      const size_t n = cbor_array_size(it);
-      cbor_item_t** items = cbor_array_handle(it);
-      for (size_t i = 0; i < n; i++) {
-        if (!hash_item(items[i], v, err)) return false;
-        a = sb_array_add(a, v);
-      }
-      h = sb_array_end(a, n);
-      return true;
-    }
-    case CBOR_TYPE_MAP: {
-      uint64_t s = 0, k, v;
-      const size_t n = cbor_map_size(it);
-      cbor_pair* pairs = cbor_map_handle(it);
-      for (size_t i = 0; i < n; i++) {
-        if (!cbor_isa_string(pairs[i].key)) {
-          err = "map key is not a string";
-          return false;
+// The tree walk (TreeHasher: iterative, any depth).
+struct CborWalk {
+  using Ref = cbor_item_t*;
+  struct Iter {
+    bool is_map;
+    size_t i, n;
+    cbor_item_t** items;  // arrays
+    cbor_pair* pairs;     // maps
+  };
+  static int enter(Ref it, Iter& pos, sb_hasher* h, std::string& err) {
+    switch (cbor_typeof(it)) {
+      case CBOR_TYPE_UINT: sb_hasher_emit(h, sb_hash_uint(cbor_get_int(it))); return 0;
+      case CBOR_TYPE_NEGINT: {
+        const uint64_t m = cbor_get_int(it);
+        if (m > static_cast<uint64_t>(INT64_MAX)) {
+          err = "negative integer below INT64_MIN";
+          return -1;
         }
-        if (!hash_item(pairs[i].key, k, err) || !hash_item(pairs[i].value, v, err)) return false;
-        s += sb_map_entry(k, v);
+        sb_hasher_emit(h, sb_hash_int(-1 - static_cast<int64_t>(m)));
+        return 0;
       }
-      h = sb_map_end(s, n);
-      return true;
+      case CBOR_TYPE_BYTESTRING:
+        sb_hasher_emit(h,
+                       hash_string(it, SB_BINARY, cbor_bytestring_is_definite(it), cbor_bytestring_handle,
+                                   cbor_bytestring_length, cbor_bytestring_chunks_handle, cbor_bytestring_chunk_count));
+        return 0;
+      case CBOR_TYPE_STRING:
+        sb_hasher_emit(h, hash_string(it, SB_STRING, cbor_string_is_definite(it), cbor_string_handle,
+                                      cbor_string_length, cbor_string_chunks_handle, cbor_string_chunk_count));
+        return 0;
+      case CBOR_TYPE_ARRAY:
+        sb_hasher_open(h, 0);
+        pos = Iter{false, 0, cbor_array_size(it), cbor_array_handle(it), nullptr};
+        return 1;
+      case CBOR_TYPE_MAP:
+        sb_hasher_open(h, 1);
+        pos = Iter{true, 0, cbor_map_size(it), nullptr, cbor_map_handle(it)};
+        return 1;
+      case CBOR_TYPE_FLOAT_CTRL:
+        if (cbor_float_ctrl_is_ctrl(it)) {
+          if (cbor_is_null(it)) {
+            sb_hasher_emit(h, sb_hash_null());
+            return 0;
+          }
+          if (cbor_is_bool(it)) {
+            sb_hasher_emit(h, sb_hash_bool(cbor_get_bool(it)));
+            return 0;
+          }
+          err = "CBOR simple value outside the data model (undefined?)";
+          return -1;
+        }
+        sb_hasher_emit(h, sb_hash_double(cbor_float_get_float(it)));  // any width, widened to double
+        return 0;
+      case CBOR_TYPE_TAG: err = "CBOR tags are outside the data model"; return -1;
     }
-    case CBOR_TYPE_FLOAT_CTRL:
-      if (cbor_float_ctrl_is_ctrl(it)) {
-        if (cbor_is_null(it)) {
-          h = sb_hash_null();
-          return true;
-        }
-        if (cbor_is_bool(it)) {
-          h = sb_hash_bool(cbor_get_bool(it));
-          return true;
-        }
-        err = "CBOR simple value outside the data model (undefined?)";
-        return false;
-      }
-      h = sb_hash_double(cbor_float_get_float(it));  // any width, widened to double
-      return true;
-    case CBOR_TYPE_TAG: err = "CBOR tags are outside the data model"; return false;
+    err = "unknown CBOR item";
+    return -1;
   }
-  err = "unknown CBOR item";
-  return false;
-}
+  static int next(Iter& pos, Ref& c, sb_hasher* h, std::string& err) {
+    if (pos.i == pos.n) return 0;
+    if (!pos.is_map) {
+      c = pos.items[pos.i++];
+      return 1;
+    }
+    cbor_item_t* k = pos.pairs[pos.i].key;
+    if (!cbor_isa_string(k)) {
+      err = "map key is not a string";
+      return -1;
+    }
+    sb_hasher_key_hash(h, hash_string(k, SB_STRING, cbor_string_is_definite(k), cbor_string_handle, cbor_string_length,
+                                      cbor_string_chunks_handle, cbor_string_chunk_count));
+    c = pos.pairs[pos.i++].value;
+    return 1;
+  }
+};
 
 class Load : public Adapter {
+  TreeHasher<CborWalk> hash_;
+
  public:
   bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
     cbor_load_result res;
@@ -172,7 +219,7 @@ class Load : public Adapter {
     if (!ok)
       err = "trailing bytes";
     else
-      ok = hash_item(it, hash, err);
+      ok = hash_(it, hash, err);
     cbor_decref(&it);
     return ok;
   }
@@ -185,24 +232,23 @@ struct Ctx {
     int64_t left;  // items (a map counts keys and values) still to come; -1: indefinite length
     bool is_map, key_next;
   };
-  sb_hasher h;
-  Frame frames[SB_MAX_DEPTH];
-  int depth;
+  Hasher h;
+  std::vector<Frame> frames;  // grows with the nesting, reused across ops
   const char* error;
 };
 
 Ctx* C(void* p) { return static_cast<Ctx*>(p); }
 
-bool at_key(Ctx* c) { return c->depth > 0 && c->frames[c->depth - 1].is_map && c->frames[c->depth - 1].key_next; }
+bool at_key(Ctx* c) { return !c->frames.empty() && c->frames.back().is_map && c->frames.back().key_next; }
 
 // A complete item was fed to the hasher: count it, closing every container it completes.
 void item_done(Ctx* c) {
-  while (c->depth > 0) {
-    Ctx::Frame& f = c->frames[c->depth - 1];
+  while (!c->frames.empty()) {
+    Ctx::Frame& f = c->frames.back();
     if (f.is_map) f.key_next = !f.key_next;
     if (f.left < 0 || --f.left > 0) return;
     sb_hasher_close(&c->h);
-    c->depth--;
+    c->frames.pop_back();
   }
 }
 
@@ -226,11 +272,11 @@ void open(Ctx* c, bool is_map, int64_t n) {
     item_done(c);
     return;
   }
-  if (c->depth >= SB_MAX_DEPTH) {
-    c->error = "nesting too deep";
+  if (c->h.error) {
+    c->error = sb_hasher_error(&c->h);
     return;
   }
-  c->frames[c->depth++] = Ctx::Frame{n, is_map, is_map};
+  c->frames.push_back(Ctx::Frame{n, is_map, is_map});
 }
 
 void on_uint8(void* c, uint8_t v) { scalar(C(c), sb_hash_uint(v)); }
@@ -264,11 +310,11 @@ void on_indef_array(void* c) { open(C(c), false, -1); }
 void on_indef_map(void* c) { open(C(c), true, -1); }
 void on_break(void* p) {
   Ctx* c = C(p);
-  if (c->depth == 0 || c->frames[c->depth - 1].left >= 0) {
+  if (c->frames.empty() || c->frames.back().left >= 0) {
     c->error = "unexpected break";
     return;
   }
-  c->depth--;
+  c->frames.pop_back();
   sb_hasher_close(&c->h);
   item_done(c);
 }
@@ -315,14 +361,20 @@ class Streaming : public Adapter {
  public:
   bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
     sb_hasher_init(&ctx_.h);
-    ctx_.depth = 0;
+    ctx_.frames.clear();
     ctx_.error = nullptr;
     const auto* data = reinterpret_cast<cbor_data>(buf);
     size_t off = 0;
+    // One item per call; every call that finishes reads at least its initial byte, so the loop
+    // ends with the input (checked anyway: a call that reads nothing is an error, not a spin).
     while (off < len && !ctx_.error && !ctx_.h.has_result) {
       const cbor_decoder_result r = cbor_stream_decode(data + off, len - off, &kCallbacks, &ctx_);
       if (r.status != CBOR_DECODER_FINISHED) {
         err = r.status == CBOR_DECODER_NEDATA ? "truncated CBOR" : "malformed CBOR";
+        return false;
+      }
+      if (r.read == 0 || r.read > len - off) {
+        err = "cbor_stream_decode made no progress";
         return false;
       }
       off += r.read;
@@ -367,14 +419,19 @@ const BenchInfo& bench_info() {
 }
 
 std::unique_ptr<Adapter> make_adapter(const std::string&, const std::string&, const Doc& input, const std::string&,
-                                      std::string&) {
+                                      std::string& err) {
 #if SB_VARIANT == 1
-  return std::make_unique<Write>(input);
+  cbor_item_t* root = build(input);
+  if (!root) {
+    err = "libcbor could not allocate an item";
+    return nullptr;
+  }
+  return std::make_unique<Write>(root);
 #elif SB_VARIANT == 2
-  (void)input;
+  (void)input, (void)err;
   return std::make_unique<Load>();
 #else
-  (void)input;
+  (void)input, (void)err;
   return std::make_unique<Streaming>();
 #endif
 }

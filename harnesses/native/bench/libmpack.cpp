@@ -33,8 +33,8 @@ class Write : public Adapter {
     return r == MPACK_OK;
   }
 
-  bool write(size_t& i) {
-    const Node& n = doc_.nodes[i++];
+  // DocWalker visitor: the pre-order Doc maps onto MessagePack's headers-then-items directly.
+  bool scalar(const Node& n) {
     switch (n.type) {
       case T::Null: return put(mpack_pack_nil());
       case T::False: return put(mpack_pack_boolean(0));
@@ -42,21 +42,17 @@ class Write : public Adapter {
       case T::Uint: return put(mpack_pack_uint(n.u));
       case T::Neg: return put(mpack_pack_sint(n.i));
       case T::Double: return put(mpack_pack_float(n.d));
-      case T::Str:
-      case T::Bin:
+      default:  // Str, Bin
         if (!put(n.type == T::Str ? mpack_pack_str(n.count) : mpack_pack_bin(n.count))) return false;
         return n.count == 0 || put(mpack_pack_chunk(doc_.str(n), n.count), n.count);
-      case T::Array:
-      case T::Map: {
-        if (!put(n.type == T::Map ? mpack_pack_map(n.count) : mpack_pack_array(n.count))) return false;
-        const uint32_t kids = n.type == T::Map ? 2 * n.count : n.count;
-        for (uint32_t c = 0; c < kids; c++)
-          if (!write(i)) return false;
-        return true;
-      }
     }
-    return false;
   }
+  bool key(const Node& k) { return scalar(k); }
+  bool begin(const Node& n) { return put(n.type == T::Map ? mpack_pack_map(n.count) : mpack_pack_array(n.count)); }
+  bool end(const Node&) { return true; }
+  friend class sb::DocWalker;
+
+  DocWalker walk_;  // its stack is reused across ops
 
  public:
   explicit Write(const Doc& d) : doc_(d) {}
@@ -65,8 +61,7 @@ class Write : public Adapter {
     out_.resize(256);
     pos_ = 0;
     mpack_tokbuf_init(&tb_);
-    size_t i = 0;
-    if (!write(i)) {
+    if (!walk_(doc_, *this)) {
       err = "mpack_write failed";
       return false;
     }
@@ -81,27 +76,26 @@ class Incremental : public Adapter {
     uint64_t left;  // items still to come (a map counts keys and values)
     bool is_map, key_next;
   };
-  sb_hasher h_;
-  Frame frames_[SB_MAX_DEPTH];
-  int depth_ = 0;
+  Hasher h_;
+  std::vector<Frame> frames_;  // grows with the nesting, reused across ops
 
-  bool at_key() const { return depth_ > 0 && frames_[depth_ - 1].is_map && frames_[depth_ - 1].key_next; }
+  bool at_key() const { return !frames_.empty() && frames_.back().is_map && frames_.back().key_next; }
 
   // A complete item was fed to the hasher: count it, closing every container it completes.
   void item_done() {
-    while (depth_ > 0) {
-      Frame& f = frames_[depth_ - 1];
+    while (!frames_.empty()) {
+      Frame& f = frames_.back();
       if (f.is_map) f.key_next = !f.key_next;
       if (--f.left > 0) return;
       sb_hasher_close(&h_);
-      depth_--;
+      frames_.pop_back();
     }
   }
 
  public:
   bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
     sb_hasher_init(&h_);
-    depth_ = 0;
+    frames_.clear();
     mpack_tokbuf_t tb;
     mpack_tokbuf_init(&tb);
     const char* p = buf;
@@ -112,10 +106,21 @@ class Incremental : public Adapter {
     uint32_t str_need = 0, str_have = 0;
     bool str_bin = false, str_key = false;
     while (!h_.has_result) {
+      // Every pass needs input: mpack_read with nothing left inside a str/bin body returns OK and
+      // an empty chunk, forever (a truncated string hung this loop).
+      if (left == 0) {
+        err = "truncated msgpack";
+        return false;
+      }
       mpack_token_t t;
+      const size_t before = left;
       const int r = mpack_read(&tb, &p, &left, &t);
       if (r != MPACK_OK) {
         err = r == MPACK_EOF ? "truncated msgpack" : "malformed msgpack";
+        return false;
+      }
+      if (left >= before) {  // no byte consumed: would spin
+        err = "mpack_read made no progress";
         return false;
       }
       uint64_t v;
@@ -159,16 +164,16 @@ class Incremental : public Adapter {
             return false;
           }
           sb_hasher_open(&h_, is_map);
+          if (h_.error) {
+            err = sb_hasher_error(&h_);
+            return false;
+          }
           if (t.length == 0) {
             sb_hasher_close(&h_);
             item_done();
             continue;
           }
-          if (depth_ >= SB_MAX_DEPTH) {
-            err = "nesting too deep";
-            return false;
-          }
-          frames_[depth_++] = Frame{is_map ? 2ull * t.length : t.length, is_map, is_map};
+          frames_.push_back(Frame{is_map ? 2ull * t.length : t.length, is_map, is_map});
           continue;
         }
         default: err = "msgpack ext is outside the data model"; return false;
@@ -185,7 +190,7 @@ class Incremental : public Adapter {
       return false;
     }
     if (!sb_hasher_done(&h_, &hash)) {
-      err = "unbalanced tokens";
+      err = h_.error ? sb_hasher_error(&h_) : "unbalanced tokens";
       return false;
     }
     return true;

@@ -8,44 +8,52 @@
 namespace sb {
 namespace {
 
-bool hash_obj(const msgpack_object& o, uint64_t& h, std::string& err) {
-  switch (o.type) {
-    case MSGPACK_OBJECT_NIL: h = sb_hash_null(); return true;
-    case MSGPACK_OBJECT_BOOLEAN: h = sb_hash_bool(o.via.boolean); return true;
-    case MSGPACK_OBJECT_POSITIVE_INTEGER: h = sb_hash_uint(o.via.u64); return true;
-    case MSGPACK_OBJECT_NEGATIVE_INTEGER: h = sb_hash_int(o.via.i64); return true;
-    case MSGPACK_OBJECT_FLOAT32:  // via.f64 holds the float widened to double
-    case MSGPACK_OBJECT_FLOAT64: h = sb_hash_double(o.via.f64); return true;
-    case MSGPACK_OBJECT_STR: h = sb_hash_str(o.via.str.ptr, o.via.str.size); return true;
-    case MSGPACK_OBJECT_BIN: h = sb_hash_bin(o.via.bin.ptr, o.via.bin.size); return true;
-    case MSGPACK_OBJECT_ARRAY: {
-      uint64_t a = sb_array_start(), e;
-      for (uint32_t i = 0; i < o.via.array.size; i++) {
-        if (!hash_obj(o.via.array.ptr[i], e, err)) return false;
-        a = sb_array_add(a, e);
-      }
-      h = sb_array_end(a, o.via.array.size);
-      return true;
+// The tree walk (TreeHasher: iterative, any depth).
+struct ObjWalk {
+  using Ref = const msgpack_object*;
+  struct Iter {
+    const msgpack_object* o;
+    uint32_t i;
+  };
+  static int enter(Ref o, Iter& it, sb_hasher* h, std::string& err) {
+    switch (o->type) {
+      case MSGPACK_OBJECT_NIL: sb_hasher_emit(h, sb_hash_null()); return 0;
+      case MSGPACK_OBJECT_BOOLEAN: sb_hasher_emit(h, sb_hash_bool(o->via.boolean)); return 0;
+      case MSGPACK_OBJECT_POSITIVE_INTEGER: sb_hasher_emit(h, sb_hash_uint(o->via.u64)); return 0;
+      case MSGPACK_OBJECT_NEGATIVE_INTEGER: sb_hasher_emit(h, sb_hash_int(o->via.i64)); return 0;
+      case MSGPACK_OBJECT_FLOAT32:  // via.f64 holds the float widened to double
+      case MSGPACK_OBJECT_FLOAT64: sb_hasher_emit(h, sb_hash_double(o->via.f64)); return 0;
+      case MSGPACK_OBJECT_STR: sb_hasher_emit(h, sb_hash_str(o->via.str.ptr, o->via.str.size)); return 0;
+      case MSGPACK_OBJECT_BIN: sb_hasher_emit(h, sb_hash_bin(o->via.bin.ptr, o->via.bin.size)); return 0;
+      case MSGPACK_OBJECT_ARRAY:
+      case MSGPACK_OBJECT_MAP:
+        sb_hasher_open(h, o->type == MSGPACK_OBJECT_MAP);
+        it = Iter{o, 0};
+        return 1;
+      default: err = "msgpack type outside the data model (ext)"; return -1;
     }
-    case MSGPACK_OBJECT_MAP: {
-      uint64_t s = 0, v;
-      for (uint32_t i = 0; i < o.via.map.size; i++) {
-        const msgpack_object_kv& kv = o.via.map.ptr[i];
-        if (kv.key.type != MSGPACK_OBJECT_STR) {
-          err = "map key is not a string";
-          return false;
-        }
-        if (!hash_obj(kv.val, v, err)) return false;
-        s += sb_map_entry(sb_hash_str(kv.key.via.str.ptr, kv.key.via.str.size), v);
-      }
-      h = sb_map_end(s, o.via.map.size);
-      return true;
-    }
-    default: err = "msgpack type outside the data model (ext)"; return false;
   }
-}
+  static int next(Iter& it, Ref& c, sb_hasher* h, std::string& err) {
+    if (it.o->type == MSGPACK_OBJECT_ARRAY) {
+      if (it.i == it.o->via.array.size) return 0;
+      c = &it.o->via.array.ptr[it.i++];
+      return 1;
+    }
+    if (it.i == it.o->via.map.size) return 0;
+    const msgpack_object_kv& kv = it.o->via.map.ptr[it.i++];
+    if (kv.key.type != MSGPACK_OBJECT_STR) {
+      err = "map key is not a string";
+      return -1;
+    }
+    sb_hasher_key(h, kv.key.via.str.ptr, kv.key.via.str.size);
+    c = &kv.val;
+    return 1;
+  }
+};
 
 class Unpack : public Adapter {
+  TreeHasher<ObjWalk> hash_;
+
  public:
   bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
     msgpack_unpacked res;
@@ -56,41 +64,40 @@ class Unpack : public Adapter {
     if (!ok)
       err = r == MSGPACK_UNPACK_SUCCESS ? "trailing bytes" : "msgpack_unpack_next returned " + std::to_string(r);
     else
-      ok = hash_obj(res.data, hash, err);
+      ok = hash_(&res.data, hash, err);
     msgpack_unpacked_destroy(&res);
     return ok;
   }
 };
 
-// Walks the reference object calling the packer: msgpack-c's C API has no DOM to encode from.
-int pack(msgpack_packer* pk, const Doc& d, size_t& i) {
-  const Node& n = d.nodes[i++];
-  switch (n.type) {
-    case T::Null: return msgpack_pack_nil(pk);
-    case T::False: return msgpack_pack_false(pk);
-    case T::True: return msgpack_pack_true(pk);
-    case T::Uint: return msgpack_pack_uint64(pk, n.u);
-    case T::Neg: return msgpack_pack_int64(pk, n.i);
-    case T::Double: return msgpack_pack_double(pk, n.d);
-    case T::Str: return msgpack_pack_str(pk, n.count) || msgpack_pack_str_body(pk, d.str(n), n.count);
-    case T::Bin: return msgpack_pack_bin(pk, n.count) || msgpack_pack_bin_body(pk, d.str(n), n.count);
-    case T::Array:
-      if (msgpack_pack_array(pk, n.count)) return -1;
-      for (uint32_t c = 0; c < n.count; c++)
-        if (pack(pk, d, i)) return -1;
-      return 0;
-    case T::Map:
-      if (msgpack_pack_map(pk, n.count)) return -1;
-      for (uint32_t c = 0; c < 2 * n.count; c++)
-        if (pack(pk, d, i)) return -1;
-      return 0;
+// Drives the packer from the reference object (DocWalker: iterative, any depth): msgpack-c's C API
+// has no DOM to encode from. The pre-order Doc maps onto MessagePack's headers-then-items directly.
+struct PackVisit {
+  msgpack_packer* pk;
+  const Doc* d;
+  bool scalar(const Node& n) {
+    switch (n.type) {
+      case T::Null: return msgpack_pack_nil(pk) == 0;
+      case T::False: return msgpack_pack_false(pk) == 0;
+      case T::True: return msgpack_pack_true(pk) == 0;
+      case T::Uint: return msgpack_pack_uint64(pk, n.u) == 0;
+      case T::Neg: return msgpack_pack_int64(pk, n.i) == 0;
+      case T::Double: return msgpack_pack_double(pk, n.d) == 0;
+      case T::Str: return !(msgpack_pack_str(pk, n.count) || msgpack_pack_str_body(pk, d->str(n), n.count));
+      default: return !(msgpack_pack_bin(pk, n.count) || msgpack_pack_bin_body(pk, d->str(n), n.count));
+    }
   }
-  return -1;
-}
+  bool key(const Node& k) { return scalar(k); }
+  bool begin(const Node& n) {
+    return (n.type == T::Map ? msgpack_pack_map(pk, n.count) : msgpack_pack_array(pk, n.count)) == 0;
+  }
+  bool end(const Node&) { return true; }
+};
 
 class Pack : public Adapter {
   const Doc doc_;
   msgpack_sbuffer sbuf_;
+  DocWalker walk_;  // its stack is reused across ops
 
  public:
   explicit Pack(const Doc& d) : doc_(d) { msgpack_sbuffer_init(&sbuf_); }
@@ -100,8 +107,8 @@ class Pack : public Adapter {
     msgpack_sbuffer_init(&sbuf_);
     msgpack_packer pk;
     msgpack_packer_init(&pk, &sbuf_, msgpack_sbuffer_write);
-    size_t i = 0;
-    if (pack(&pk, doc_, i) != 0) {
+    PackVisit v{&pk, &doc_};
+    if (!walk_(doc_, v)) {
       err = "msgpack_pack failed";
       return false;
     }

@@ -10,31 +10,38 @@ namespace sb {
 namespace {
 
 #if SB_VARIANT == 1
-void pack(msgpack::packer<msgpack::sbuffer>& pk, const Doc& d, size_t& i) {
-  const Node& n = d.nodes[i++];
-  switch (n.type) {
-    case T::Null: pk.pack_nil(); break;
-    case T::False: pk.pack_false(); break;
-    case T::True: pk.pack_true(); break;
-    case T::Uint: pk.pack_uint64(n.u); break;
-    case T::Neg: pk.pack_int64(n.i); break;
-    case T::Double: pk.pack_double(n.d); break;
-    case T::Str: pk.pack_str(n.count).pack_str_body(d.str(n), n.count); break;
-    case T::Bin: pk.pack_bin(n.count).pack_bin_body(d.str(n), n.count); break;
-    case T::Array:
-      pk.pack_array(n.count);
-      for (uint32_t c = 0; c < n.count; c++) pack(pk, d, i);
-      break;
-    case T::Map:
-      pk.pack_map(n.count);
-      for (uint32_t c = 0; c < 2 * n.count; c++) pack(pk, d, i);
-      break;
+// Drives the packer from the reference object (DocWalker: iterative, any depth).
+struct PackVisit {
+  msgpack::packer<msgpack::sbuffer>* pk;
+  const Doc* d;
+  bool scalar(const Node& n) {
+    switch (n.type) {
+      case T::Null: pk->pack_nil(); break;
+      case T::False: pk->pack_false(); break;
+      case T::True: pk->pack_true(); break;
+      case T::Uint: pk->pack_uint64(n.u); break;
+      case T::Neg: pk->pack_int64(n.i); break;
+      case T::Double: pk->pack_double(n.d); break;
+      case T::Str: pk->pack_str(n.count).pack_str_body(d->str(n), n.count); break;
+      default: pk->pack_bin(n.count).pack_bin_body(d->str(n), n.count); break;
+    }
+    return true;
   }
-}
+  bool key(const Node& k) { return scalar(k); }
+  bool begin(const Node& n) {
+    if (n.type == T::Map)
+      pk->pack_map(n.count);
+    else
+      pk->pack_array(n.count);
+    return true;
+  }
+  bool end(const Node&) { return true; }
+};
 
 class Pack : public Adapter {
   const Doc doc_;
   std::unique_ptr<msgpack::sbuffer> out_;
+  DocWalker walk_;  // its stack is reused across ops
 
  public:
   explicit Pack(const Doc& d) : doc_(d) {}
@@ -42,8 +49,8 @@ class Pack : public Adapter {
     try {
       out_ = std::make_unique<msgpack::sbuffer>();  // a fresh output buffer every iteration
       msgpack::packer<msgpack::sbuffer> pk(*out_);
-      size_t i = 0;
-      pack(pk, doc_, i);
+      PackVisit v{&pk, &doc_};
+      walk_(doc_, v);
     } catch (const std::exception& e) {
       err = e.what();
       return false;
@@ -54,44 +61,52 @@ class Pack : public Adapter {
   }
 };
 
-bool hash_obj(const msgpack::object& o, uint64_t& h, std::string& err) {
-  switch (o.type) {
-    case msgpack::type::NIL: h = sb_hash_null(); return true;
-    case msgpack::type::BOOLEAN: h = sb_hash_bool(o.via.boolean); return true;
-    case msgpack::type::POSITIVE_INTEGER: h = sb_hash_uint(o.via.u64); return true;
-    case msgpack::type::NEGATIVE_INTEGER: h = sb_hash_int(o.via.i64); return true;
-    case msgpack::type::FLOAT32:
-    case msgpack::type::FLOAT64: h = sb_hash_double(o.via.f64); return true;
-    case msgpack::type::STR: h = sb_hash_str(o.via.str.ptr, o.via.str.size); return true;
-    case msgpack::type::BIN: h = sb_hash_bin(o.via.bin.ptr, o.via.bin.size); return true;
-    case msgpack::type::ARRAY: {
-      uint64_t a = sb_array_start(), v;
-      for (uint32_t i = 0; i < o.via.array.size; i++) {
-        if (!hash_obj(o.via.array.ptr[i], v, err)) return false;
-        a = sb_array_add(a, v);
-      }
-      h = sb_array_end(a, o.via.array.size);
-      return true;
+// The tree walk (TreeHasher: iterative, any depth).
+struct ObjWalk {
+  using Ref = const msgpack::object*;
+  struct Iter {
+    const msgpack::object* o;
+    uint32_t i;
+  };
+  static int enter(Ref o, Iter& it, sb_hasher* h, std::string& err) {
+    switch (o->type) {
+      case msgpack::type::NIL: sb_hasher_emit(h, sb_hash_null()); return 0;
+      case msgpack::type::BOOLEAN: sb_hasher_emit(h, sb_hash_bool(o->via.boolean)); return 0;
+      case msgpack::type::POSITIVE_INTEGER: sb_hasher_emit(h, sb_hash_uint(o->via.u64)); return 0;
+      case msgpack::type::NEGATIVE_INTEGER: sb_hasher_emit(h, sb_hash_int(o->via.i64)); return 0;
+      case msgpack::type::FLOAT32:
+      case msgpack::type::FLOAT64: sb_hasher_emit(h, sb_hash_double(o->via.f64)); return 0;
+      case msgpack::type::STR: sb_hasher_emit(h, sb_hash_str(o->via.str.ptr, o->via.str.size)); return 0;
+      case msgpack::type::BIN: sb_hasher_emit(h, sb_hash_bin(o->via.bin.ptr, o->via.bin.size)); return 0;
+      case msgpack::type::ARRAY:
+      case msgpack::type::MAP:
+        sb_hasher_open(h, o->type == msgpack::type::MAP);
+        it = Iter{o, 0};
+        return 1;
+      default: err = "msgpack ext is outside the data model"; return -1;
     }
-    case msgpack::type::MAP: {
-      uint64_t s = 0, v;
-      for (uint32_t i = 0; i < o.via.map.size; i++) {
-        const auto& kv = o.via.map.ptr[i];
-        if (kv.key.type != msgpack::type::STR) {
-          err = "map key is not a string";
-          return false;
-        }
-        if (!hash_obj(kv.val, v, err)) return false;
-        s += sb_map_entry(sb_hash_str(kv.key.via.str.ptr, kv.key.via.str.size), v);
-      }
-      h = sb_map_end(s, o.via.map.size);
-      return true;
-    }
-    default: err = "msgpack ext is outside the data model"; return false;
   }
-}
+  static int next(Iter& it, Ref& c, sb_hasher* h, std::string& err) {
+    if (it.o->type == msgpack::type::ARRAY) {
+      if (it.i == it.o->via.array.size) return 0;
+      c = &it.o->via.array.ptr[it.i++];
+      return 1;
+    }
+    if (it.i == it.o->via.map.size) return 0;
+    const auto& kv = it.o->via.map.ptr[it.i++];
+    if (kv.key.type != msgpack::type::STR) {
+      err = "map key is not a string";
+      return -1;
+    }
+    sb_hasher_key(h, kv.key.via.str.ptr, kv.key.via.str.size);
+    c = &kv.val;
+    return 1;
+  }
+};
 
 class Unpack : public Adapter {
+  TreeHasher<ObjWalk> hash_;
+
  public:
   bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
     try {
@@ -101,7 +116,7 @@ class Unpack : public Adapter {
         err = "trailing bytes";
         return false;
       }
-      return hash_obj(oh.get(), hash, err);
+      return hash_(&oh.get(), hash, err);
     } catch (const std::exception& e) {
       err = e.what();
       return false;
@@ -110,7 +125,7 @@ class Unpack : public Adapter {
 };
 #else
 struct Visitor : msgpack::null_visitor {
-  sb_hasher h;
+  Hasher h;
   bool in_key = false;
   const char* error = nullptr;
   bool emit(uint64_t v) {
@@ -136,9 +151,17 @@ struct Visitor : msgpack::null_visitor {
     error = "msgpack ext is outside the data model";
     return false;
   }
-  bool start_array(uint32_t) { return !in_key && (sb_hasher_open(&h, 0), !h.error); }
+  bool open(int is_map) {
+    if (in_key) {
+      error = "map key is not a string";
+      return false;
+    }
+    sb_hasher_open(&h, is_map);
+    return !h.error;
+  }
+  bool start_array(uint32_t) { return open(0); }
   bool end_array() { return sb_hasher_close(&h), !h.error; }
-  bool start_map(uint32_t) { return !in_key && (sb_hasher_open(&h, 1), !h.error); }
+  bool start_map(uint32_t) { return open(1); }
   bool start_map_key() { return in_key = true; }
   bool end_map_key() { return !(in_key = false); }
   bool end_map() { return sb_hasher_close(&h), !h.error; }
@@ -163,7 +186,11 @@ class Parse : public Adapter {
       return false;
     }
     if (!ok || off != len || !sb_hasher_done(&v_.h, &hash)) {
-      err = v_.error ? v_.error : off != len ? "trailing bytes" : "parse failed";
+      err = v_.error     ? v_.error
+            : v_.h.error ? sb_hasher_error(&v_.h)
+            : !ok        ? "parse failed"
+            : off != len ? "trailing bytes"
+                         : "unbalanced events";
       return false;
     }
     return true;

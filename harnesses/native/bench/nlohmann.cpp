@@ -13,62 +13,101 @@ namespace {
 using json = nlohmann::json;
 using nlohmann::detail::input_format_t;
 
-uint64_t hash_val(const json& j) {
-  switch (j.type()) {
-    case json::value_t::null: return sb_hash_null();
-    case json::value_t::boolean: return sb_hash_bool(j.get<bool>());
-    case json::value_t::number_unsigned: return sb_hash_uint(j.get<uint64_t>());
-    case json::value_t::number_integer: return sb_hash_int(j.get<int64_t>());
-    case json::value_t::number_float: return sb_hash_double(j.get<double>());
-    case json::value_t::string: {
-      const auto& s = j.get_ref<const std::string&>();
-      return sb_hash_str(s.data(), s.size());
-    }
-    case json::value_t::binary: {
-      const auto& b = j.get_binary();
-      return sb_hash_bin(b.data(), b.size());
-    }
-    case json::value_t::array: {
-      uint64_t a = sb_array_start();
-      for (const auto& e : j) a = sb_array_add(a, hash_val(e));
-      return sb_array_end(a, j.size());
-    }
-    case json::value_t::object: {
-      uint64_t s = 0;
-      for (const auto& kv : j.items())
-        s += sb_map_entry(sb_hash_str(kv.key().data(), kv.key().size()), hash_val(kv.value()));
-      return sb_map_end(s, j.size());
-    }
-    default: return 0;  // discarded: never in a parsed value
-  }
-}
-
-json build(const Doc& d, size_t& i) {
-  const Node& n = d.nodes[i++];
-  switch (n.type) {
-    case T::Null: return nullptr;
-    case T::False: return false;
-    case T::True: return true;
-    case T::Uint: return n.u;
-    case T::Neg: return n.i;
-    case T::Double: return n.d;
-    case T::Str: return std::string(d.str(n), n.count);
-    case T::Bin: return json::binary(std::vector<uint8_t>(d.str(n), d.str(n) + n.count));
-    case T::Array: {
-      json a = json::array();
-      for (uint32_t c = 0; c < n.count; c++) a.push_back(build(d, i));
-      return a;
-    }
-    case T::Map: {
-      json o = json::object();
-      for (uint32_t c = 0; c < n.count; c++) {
-        const Node& k = d.nodes[i++];
-        o[std::string(d.str(k), k.count)] = build(d, i);
+// The tree walk (TreeHasher: iterative, any depth).
+struct JsonWalk {
+  using Ref = const json*;
+  struct Iter {
+    bool is_map;
+    json::const_iterator it, end;
+  };
+  static int enter(Ref j, Iter& it, sb_hasher* h, std::string& err) {
+    switch (j->type()) {
+      case json::value_t::null: sb_hasher_emit(h, sb_hash_null()); return 0;
+      case json::value_t::boolean: sb_hasher_emit(h, sb_hash_bool(j->get<bool>())); return 0;
+      case json::value_t::number_unsigned: sb_hasher_emit(h, sb_hash_uint(j->get<uint64_t>())); return 0;
+      case json::value_t::number_integer: sb_hasher_emit(h, sb_hash_int(j->get<int64_t>())); return 0;
+      case json::value_t::number_float: sb_hasher_emit(h, sb_hash_double(j->get<double>())); return 0;
+      case json::value_t::string: {
+        const auto& s = j->get_ref<const std::string&>();
+        sb_hasher_emit(h, sb_hash_str(s.data(), s.size()));
+        return 0;
       }
-      return o;
+      case json::value_t::binary: {
+        const auto& b = j->get_binary();
+        sb_hasher_emit(h, sb_hash_bin(b.data(), b.size()));
+        return 0;
+      }
+      case json::value_t::array:
+      case json::value_t::object:
+        sb_hasher_open(h, j->is_object());
+        it = Iter{j->is_object(), j->cbegin(), j->cend()};
+        return 1;
+      default:  // discarded: from_bson (for one) can fail without throwing and return it
+        err = "nlohmann returned a discarded value (its parser failed without an exception)";
+        return -1;
     }
   }
-  return nullptr;
+  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+    if (it.it == it.end) return 0;
+    if (it.is_map) {
+      const std::string& k = it.it.key();
+      sb_hasher_key(h, k.data(), k.size());
+    }
+    c = &*it.it;
+    ++it.it;
+    return 1;
+  }
+};
+
+// Builds the library's input from the reference object (DocWalker: iterative, any depth); open
+// containers wait on a stack with their map's pending key.
+struct Build {
+  const Doc* d;
+  json root;
+  std::vector<std::pair<json, std::string>> open;  // (container, pending key)
+
+  void attach(json&& v) {
+    if (open.empty())
+      root = std::move(v);
+    else if (open.back().first.is_array())
+      open.back().first.push_back(std::move(v));
+    else
+      open.back().first[open.back().second] = std::move(v);
+  }
+  bool scalar(const Node& n) {
+    switch (n.type) {
+      case T::Null: attach(nullptr); break;
+      case T::False: attach(false); break;
+      case T::True: attach(true); break;
+      case T::Uint: attach(n.u); break;
+      case T::Neg: attach(n.i); break;
+      case T::Double: attach(n.d); break;
+      case T::Str: attach(std::string(d->str(n), n.count)); break;
+      default: attach(json::binary(std::vector<uint8_t>(d->str(n), d->str(n) + n.count))); break;
+    }
+    return true;
+  }
+  bool key(const Node& k) {
+    open.back().second.assign(d->str(k), k.count);
+    return true;
+  }
+  bool begin(const Node& n) {
+    open.emplace_back(n.type == T::Map ? json::object() : json::array(), std::string());
+    return true;
+  }
+  bool end(const Node&) {
+    json v = std::move(open.back().first);
+    open.pop_back();
+    attach(std::move(v));
+    return true;
+  }
+};
+
+json build(const Doc& d) {
+  Build b{&d, nullptr, {}};
+  DocWalker walk;
+  walk(d, b);
+  return std::move(b.root);
 }
 
 input_format_t input_format(const std::string& fmt) {
@@ -115,6 +154,7 @@ class Write : public Adapter {
 
 class Tree : public Adapter {
   const std::string fmt_;
+  TreeHasher<JsonWalk> hash_;
 
  public:
   explicit Tree(std::string fmt) : fmt_(std::move(fmt)) {}
@@ -129,8 +169,7 @@ class Tree : public Adapter {
         case input_format_t::bson: j = json::from_bson(b, b + len); break;
         default: j = json::from_ubjson(b, b + len); break;
       }
-      hash = hash_val(j);
-      return true;
+      return hash_(&j, hash, err);
     } catch (const json::exception& e) {
       err = e.what();
       return false;
@@ -140,7 +179,7 @@ class Tree : public Adapter {
 
 // SAX handler (nlohmann::json_sax interface, duck-typed) feeding the streaming hash.
 struct Handler {
-  sb_hasher h;
+  Hasher h;
   std::string error;
   bool null() { return sb_hasher_emit(&h, sb_hash_null()), true; }
   bool boolean(bool b) { return sb_hasher_emit(&h, sb_hash_bool(b)), true; }
@@ -178,11 +217,13 @@ class Sax : public Adapter {
       ok = false;
     }
     if (!ok) {
-      err = handler_.error.empty() ? "sax_parse failed" : handler_.error;
+      err = !handler_.error.empty() ? handler_.error
+            : handler_.h.error      ? sb_hasher_error(&handler_.h)
+                                    : "sax_parse failed";
       return false;
     }
     if (!sb_hasher_done(&handler_.h, &hash)) {
-      err = "unbalanced events";
+      err = sb_hasher_error(&handler_.h);
       return false;
     }
     return true;
@@ -214,13 +255,8 @@ const BenchInfo& bench_info() {
 std::unique_ptr<Adapter> make_adapter(const std::string& test, const std::string& fmt, const Doc& input,
                                       const std::string&, std::string& err) {
   if (test == "write") {
-    try {
-      size_t i = 0;
-      return std::make_unique<Write>(build(input, i), fmt);
-    } catch (const std::exception& e) {
-      err = e.what();
-      return nullptr;
-    }
+    (void)err;
+    return std::make_unique<Write>(build(input), fmt);
   }
   if (test == "tree") return std::make_unique<Tree>(fmt);
   return std::make_unique<Sax>(fmt);

@@ -24,64 +24,110 @@ namespace rj = rapidjson;
   return std::string(rj::GetParseError_En(code)) + " at offset " + std::to_string(off);
 }
 
-[[maybe_unused]] uint64_t hash_value(const rj::Value& v) {
-  switch (v.GetType()) {
-    case rj::kNullType: return sb_hash_null();
-    case rj::kFalseType: return sb_hash_bool(0);
-    case rj::kTrueType: return sb_hash_bool(1);
-    case rj::kStringType: return sb_hash_str(v.GetString(), v.GetStringLength());
-    case rj::kNumberType:
-      if (v.IsDouble()) return sb_hash_double(v.GetDouble());
-      if (v.IsUint64()) return sb_hash_uint(v.GetUint64());
-      return sb_hash_int(v.GetInt64());
-    case rj::kArrayType: {
-      uint64_t a = sb_array_start();
-      for (const auto& e : v.GetArray()) a = sb_array_add(a, hash_value(e));
-      return sb_array_end(a, v.Size());
+// The tree walk of the DOM rows (TreeHasher: iterative, any depth).
+struct RjWalk {
+  using Ref = const rj::Value*;
+  struct Iter {
+    bool is_map;
+    rj::Value::ConstValueIterator v, ve;
+    rj::Value::ConstMemberIterator m, me;
+  };
+  static int enter(Ref v, Iter& it, sb_hasher* h, std::string&) {
+    switch (v->GetType()) {
+      case rj::kNullType: sb_hasher_emit(h, sb_hash_null()); return 0;
+      case rj::kFalseType: sb_hasher_emit(h, sb_hash_bool(0)); return 0;
+      case rj::kTrueType: sb_hasher_emit(h, sb_hash_bool(1)); return 0;
+      case rj::kStringType: sb_hasher_emit(h, sb_hash_str(v->GetString(), v->GetStringLength())); return 0;
+      case rj::kNumberType:
+        sb_hasher_emit(h, v->IsDouble()   ? sb_hash_double(v->GetDouble())
+                          : v->IsUint64() ? sb_hash_uint(v->GetUint64())
+                                          : sb_hash_int(v->GetInt64()));
+        return 0;
+      case rj::kArrayType:
+        sb_hasher_open(h, 0);
+        it.is_map = false;
+        it.v = v->Begin();
+        it.ve = v->End();
+        return 1;
+      case rj::kObjectType:
+        sb_hasher_open(h, 1);
+        it.is_map = true;
+        it.m = v->MemberBegin();
+        it.me = v->MemberEnd();
+        return 1;
     }
-    case rj::kObjectType: {
-      uint64_t s = 0;
-      for (const auto& m : v.GetObject())
-        s += sb_map_entry(sb_hash_str(m.name.GetString(), m.name.GetStringLength()), hash_value(m.value));
-      return sb_map_end(s, v.MemberCount());
-    }
+    return 0;
   }
-  return 0;
-}
+  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+    if (it.is_map) {
+      if (it.m == it.me) return 0;
+      sb_hasher_key(h, it.m->name.GetString(), it.m->name.GetStringLength());
+      c = &it.m->value;
+      ++it.m;
+      return 1;
+    }
+    if (it.v == it.ve) return 0;
+    c = it.v++;
+    return 1;
+  }
+};
 
 #if SB_VARIANT == 1
-// Builds the library's input (a Document) from the reference object, outside the timed loop.
-void build(const Doc& d, size_t& i, rj::Value& out, rj::Document::AllocatorType& al) {
-  const Node& n = d.nodes[i++];
-  switch (n.type) {
-    case T::Null: out.SetNull(); break;
-    case T::False: out.SetBool(false); break;
-    case T::True: out.SetBool(true); break;
-    case T::Uint: out.SetUint64(n.u); break;
-    case T::Neg: out.SetInt64(n.i); break;
-    case T::Double: out.SetDouble(n.d); break;
-    case T::Str: out.SetString(d.str(n), n.count, al); break;
-    case T::Bin: throw std::runtime_error("JSON has no binary");
-    case T::Array:
-      out.SetArray();
-      out.Reserve(n.count, al);
-      for (uint32_t c = 0; c < n.count; c++) {
-        rj::Value e;
-        build(d, i, e, al);
-        out.PushBack(e, al);
-      }
-      break;
-    case T::Map:
-      out.SetObject();
-      for (uint32_t c = 0; c < n.count; c++) {
-        rj::Value k, v;
-        build(d, i, k, al);
-        build(d, i, v, al);
-        out.AddMember(k, v, al);
-      }
-      break;
+// Builds the library's input (a Document) from the reference object, outside the timed loop:
+// iteratively (DocWalker), each open container waiting on a stack with its map's pending key.
+struct Build {
+  rj::Document::AllocatorType& al;
+  rj::Value root;
+  std::vector<std::pair<rj::Value, rj::Value>> open;  // (container, pending key)
+
+  void attach(rj::Value& v) {
+    if (open.empty()) {
+      root = v;  // RapidJSON's assignment moves
+      return;
+    }
+    auto& top = open.back();
+    if (top.first.IsArray())
+      top.first.PushBack(v, al);
+    else
+      top.first.AddMember(top.second, v, al);
   }
-}
+  bool scalar(const Node& n) {
+    rj::Value v;
+    switch (n.type) {
+      case T::Null: break;
+      case T::False: v.SetBool(false); break;
+      case T::True: v.SetBool(true); break;
+      case T::Uint: v.SetUint64(n.u); break;
+      case T::Neg: v.SetInt64(n.i); break;
+      case T::Double: v.SetDouble(n.d); break;
+      case T::Str: v.SetString(d->str(n), n.count, al); break;
+      default: throw std::runtime_error("JSON has no binary");
+    }
+    attach(v);
+    return true;
+  }
+  bool key(const Node& k) {
+    open.back().second.SetString(d->str(k), k.count, al);
+    return true;
+  }
+  bool begin(const Node& n) {
+    open.emplace_back();
+    if (n.type == T::Array) {
+      open.back().first.SetArray();
+      open.back().first.Reserve(n.count, al);
+    } else {
+      open.back().first.SetObject();
+    }
+    return true;
+  }
+  bool end(const Node&) {
+    rj::Value v(std::move(open.back().first));
+    open.pop_back();
+    attach(v);
+    return true;
+  }
+  const Doc* d;
+};
 
 class Writer : public Adapter {
   rj::Document doc_;
@@ -90,8 +136,10 @@ class Writer : public Adapter {
 
  public:
   Writer(const Doc& d, bool pretty) : pretty_(pretty) {
-    size_t i = 0;
-    build(d, i, doc_, doc_.GetAllocator());
+    Build b{doc_.GetAllocator(), rj::Value(), {}, &d};
+    DocWalker walk;
+    walk(d, b);
+    static_cast<rj::Value&>(doc_) = b.root;  // moves the tree into the document
   }
   bool encode(const char*& out, size_t& len, std::string& err) override {
     out_ = std::make_unique<rj::StringBuffer>();  // a fresh output buffer every iteration
@@ -114,6 +162,8 @@ class Writer : public Adapter {
 };
 #elif SB_VARIANT == 2 || SB_VARIANT == 3
 class Dom : public Adapter {
+  TreeHasher<RjWalk> hash_;
+
  public:
   bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
     rj::Document d;
@@ -127,14 +177,13 @@ class Dom : public Adapter {
       err = parse_error(d.GetParseError(), d.GetErrorOffset());
       return false;
     }
-    hash = hash_value(d);
-    return true;
+    return hash_(&d, hash, err);
   }
 };
 #else
 // SAX handler feeding the streaming hash.
 struct Handler {
-  sb_hasher h;
+  Hasher h;
   bool Null() { return sb_hasher_emit(&h, sb_hash_null()), true; }
   bool Bool(bool b) { return sb_hasher_emit(&h, sb_hash_bool(b)), true; }
   bool Int(int i) { return sb_hasher_emit(&h, sb_hash_int(i)), true; }
@@ -152,7 +201,7 @@ struct Handler {
 };
 
 class Sax : public Adapter {
-  Handler handler_;  // 32 KiB frame stack: kept out of the loop's stack frame
+  Handler handler_;  // its hasher's stack is reused across ops
 
  public:
   bool decode(char* buf, size_t, uint64_t& hash, std::string& err) override {
@@ -168,10 +217,11 @@ class Sax : public Adapter {
 #endif
     if (!r) {
       err = parse_error(r.Code(), r.Offset());
+      if (handler_.h.error) err += std::string(" (") + sb_hasher_error(&handler_.h) + ")";
       return false;
     }
     if (!sb_hasher_done(&handler_.h, &hash)) {
-      err = "unbalanced events";
+      err = sb_hasher_error(&handler_.h);
       return false;
     }
     return true;

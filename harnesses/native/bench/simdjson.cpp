@@ -15,45 +15,65 @@ namespace {
 #if SB_VARIANT == 1
 using namespace simdjson;
 
-bool hash_el(dom::element e, uint64_t& h, std::string& err) {
-  switch (e.type()) {
-    case dom::element_type::ARRAY: {
-      uint64_t a = sb_array_start(), v, n = 0;
-      for (dom::element x : dom::array(e)) {
-        if (!hash_el(x, v, err)) return false;
-        a = sb_array_add(a, v);
-        n++;
+// The tree walk (TreeHasher: iterative, any depth).
+struct DomWalk {
+  using Ref = dom::element;
+  struct Iter {
+    bool is_map;
+    dom::array::iterator a, ae;
+    dom::object::iterator o, oe;
+  };
+  static int enter(Ref e, Iter& it, sb_hasher* h, std::string& err) {
+    switch (e.type()) {
+      case dom::element_type::ARRAY: {
+        dom::array a(e);
+        sb_hasher_open(h, 0);
+        it.is_map = false;
+        it.a = a.begin();
+        it.ae = a.end();
+        return 1;
       }
-      h = sb_array_end(a, n);
-      return true;
-    }
-    case dom::element_type::OBJECT: {
-      uint64_t s = 0, v, n = 0;
-      for (dom::key_value_pair kv : dom::object(e)) {
-        if (!hash_el(kv.value, v, err)) return false;
-        s += sb_map_entry(sb_hash_str(kv.key.data(), kv.key.size()), v);
-        n++;
+      case dom::element_type::OBJECT: {
+        dom::object o(e);
+        sb_hasher_open(h, 1);
+        it.is_map = true;
+        it.o = o.begin();
+        it.oe = o.end();
+        return 1;
       }
-      h = sb_map_end(s, n);
-      return true;
+      case dom::element_type::INT64: sb_hasher_emit(h, sb_hash_int(int64_t(e))); return 0;
+      case dom::element_type::UINT64: sb_hasher_emit(h, sb_hash_uint(uint64_t(e))); return 0;
+      case dom::element_type::DOUBLE: sb_hasher_emit(h, sb_hash_double(double(e))); return 0;
+      case dom::element_type::STRING: {
+        std::string_view s(e);
+        sb_hasher_emit(h, sb_hash_str(s.data(), s.size()));
+        return 0;
+      }
+      case dom::element_type::BOOL: sb_hasher_emit(h, sb_hash_bool(bool(e))); return 0;
+      case dom::element_type::NULL_VALUE: sb_hasher_emit(h, sb_hash_null()); return 0;
     }
-    case dom::element_type::INT64: h = sb_hash_int(int64_t(e)); return true;
-    case dom::element_type::UINT64: h = sb_hash_uint(uint64_t(e)); return true;
-    case dom::element_type::DOUBLE: h = sb_hash_double(double(e)); return true;
-    case dom::element_type::STRING: {
-      std::string_view s(e);
-      h = sb_hash_str(s.data(), s.size());
-      return true;
-    }
-    case dom::element_type::BOOL: h = sb_hash_bool(bool(e)); return true;
-    case dom::element_type::NULL_VALUE: h = sb_hash_null(); return true;
+    err = "unknown element type";
+    return -1;
   }
-  err = "unknown element type";
-  return false;
-}
+  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+    if (it.is_map) {
+      if (!(it.o != it.oe)) return 0;
+      const std::string_view k = it.o.key();
+      sb_hasher_key(h, k.data(), k.size());
+      c = it.o.value();
+      ++it.o;
+      return 1;
+    }
+    if (!(it.a != it.ae)) return 0;
+    c = *it.a;
+    ++it.a;
+    return 1;
+  }
+};
 
 class Dom : public Adapter {
   dom::parser parser_;
+  TreeHasher<DomWalk> hash_;
 
  public:
   bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
@@ -63,104 +83,133 @@ class Dom : public Adapter {
       err = error_message(e);
       return false;
     }
-    return hash_el(root, hash, err);
+    return hash_(root, hash, err);
   }
 };
 #else
 using namespace simdjson;
 
-#define SB_TRY(expr)        \
-  do {                      \
-    if (auto e_ = (expr)) { \
-      err = e_;             \
-      return false;         \
-    }                       \
-  } while (0)
+// Walks every value once, in document order, without recursion: a stack of open arrays and objects.
+// On-demand iterators must advance only after the child they point at has been consumed (advancing
+// first would skip it), so a frame advances when it is asked for its next child, not before.
+class OdWalk {
+  struct Frame {
+    bool is_map, started;
+    ondemand::array_iterator a, ae;
+    ondemand::object_iterator o, oe;
+  };
+  Hasher h_;
+  std::vector<Frame> st_;  // reused across ops
 
-// Works for ondemand::value and for the document itself (a scalar root has no value()).
-template <class V>
-bool hash_od(V& v, uint64_t& h, error_code& err) {
-  ondemand::json_type t;
-  SB_TRY(v.type().get(t));
-  switch (t) {
-    case ondemand::json_type::array: {
-      ondemand::array arr;
-      SB_TRY(v.get_array().get(arr));
-      uint64_t a = sb_array_start(), x, n = 0;
-      for (auto item : arr) {
-        ondemand::value val;
-        SB_TRY(item.get(val));
-        if (!hash_od(val, x, err)) return false;
-        a = sb_array_add(a, x);
-        n++;
+  // A scalar is hashed; an array or object is opened (pushed). V: the document or a value.
+  template <class V>
+  error_code enter(V& v) {
+    ondemand::json_type t;
+    if (auto e = v.type().get(t)) return e;
+    switch (t) {
+      case ondemand::json_type::array: {
+        ondemand::array arr;
+        Frame f{false, false, {}, {}, {}, {}};
+        if (auto e = v.get_array().get(arr)) return e;
+        if (auto e = arr.begin().get(f.a)) return e;
+        if (auto e = arr.end().get(f.ae)) return e;
+        sb_hasher_open(&h_, 0);
+        st_.push_back(f);
+        return SUCCESS;
       }
-      h = sb_array_end(a, n);
-      return true;
-    }
-    case ondemand::json_type::object: {
-      ondemand::object obj;
-      SB_TRY(v.get_object().get(obj));
-      uint64_t s = 0, x, n = 0;
-      for (auto field : obj) {
-        std::string_view key;
-        SB_TRY(field.unescaped_key().get(key));
-        const uint64_t kh = sb_hash_str(key.data(), key.size());  // key view dies at the next string
-        ondemand::value val;
-        SB_TRY(field.value().get(val));
-        if (!hash_od(val, x, err)) return false;
-        s += sb_map_entry(kh, x);
-        n++;
+      case ondemand::json_type::object: {
+        ondemand::object obj;
+        Frame f{true, false, {}, {}, {}, {}};
+        if (auto e = v.get_object().get(obj)) return e;
+        if (auto e = obj.begin().get(f.o)) return e;
+        if (auto e = obj.end().get(f.oe)) return e;
+        sb_hasher_open(&h_, 1);
+        st_.push_back(f);
+        return SUCCESS;
       }
-      h = sb_map_end(s, n);
-      return true;
-    }
-    case ondemand::json_type::number: {
-      ondemand::number num;
-      SB_TRY(v.get_number().get(num));
-      switch (num.get_number_type()) {
-        case ondemand::number_type::floating_point_number: h = sb_hash_double(num.get_double()); break;
-        case ondemand::number_type::signed_integer: h = sb_hash_int(num.get_int64()); break;
-        case ondemand::number_type::unsigned_integer: h = sb_hash_uint(num.get_uint64()); break;
+      case ondemand::json_type::number: {
+        ondemand::number num;
+        if (auto e = v.get_number().get(num)) return e;
+        switch (num.get_number_type()) {
+          case ondemand::number_type::floating_point_number:
+            sb_hasher_emit(&h_, sb_hash_double(num.get_double()));
+            break;
+          case ondemand::number_type::signed_integer: sb_hasher_emit(&h_, sb_hash_int(num.get_int64())); break;
+          case ondemand::number_type::unsigned_integer: sb_hasher_emit(&h_, sb_hash_uint(num.get_uint64())); break;
+        }
+        return SUCCESS;
       }
-      return true;
-    }
-    case ondemand::json_type::string: {
-      std::string_view s;
-      SB_TRY(v.get_string().get(s));
-      h = sb_hash_str(s.data(), s.size());
-      return true;
-    }
-    case ondemand::json_type::boolean: {
-      bool b;
-      SB_TRY(v.get_bool().get(b));
-      h = sb_hash_bool(b);
-      return true;
-    }
-    case ondemand::json_type::null: {
-      bool isnull;
-      SB_TRY(v.is_null().get(isnull));
-      if (!isnull) {
-        err = INCORRECT_TYPE;
-        return false;
+      case ondemand::json_type::string: {
+        std::string_view s;
+        if (auto e = v.get_string().get(s)) return e;
+        sb_hasher_emit(&h_, sb_hash_str(s.data(), s.size()));
+        return SUCCESS;
       }
-      h = sb_hash_null();
-      return true;
+      case ondemand::json_type::boolean: {
+        bool b;
+        if (auto e = v.get_bool().get(b)) return e;
+        sb_hasher_emit(&h_, sb_hash_bool(b));
+        return SUCCESS;
+      }
+      case ondemand::json_type::null: {
+        bool isnull;
+        if (auto e = v.is_null().get(isnull)) return e;
+        if (!isnull) return INCORRECT_TYPE;
+        sb_hasher_emit(&h_, sb_hash_null());
+        return SUCCESS;
+      }
     }
+    return INCORRECT_TYPE;
   }
-  err = INCORRECT_TYPE;
-  return false;
-}
+
+ public:
+  error_code operator()(ondemand::document& doc, uint64_t& hash) {
+    sb_hasher_init(&h_);
+    st_.clear();
+    if (auto e = enter(doc)) return e;
+    while (!st_.empty()) {
+      Frame& f = st_.back();
+      ondemand::value val;
+      if (f.is_map) {
+        if (f.started) ++f.o;
+        f.started = true;
+        if (!(f.o != f.oe)) {
+          sb_hasher_close(&h_);
+          st_.pop_back();
+          continue;
+        }
+        ondemand::field field;
+        if (auto e = (*f.o).get(field)) return e;
+        std::string_view key;
+        if (auto e = field.unescaped_key().get(key)) return e;
+        sb_hasher_key(&h_, key.data(), key.size());  // the key's view dies at the next string
+        val = field.value();
+      } else {
+        if (f.started) ++f.a;
+        f.started = true;
+        if (!(f.a != f.ae)) {
+          sb_hasher_close(&h_);
+          st_.pop_back();
+          continue;
+        }
+        if (auto e = (*f.a).get(val)) return e;
+      }
+      if (auto e = enter(val)) return e;  // may push: f is not used after this
+    }
+    if (!sb_hasher_done(&h_, &hash)) return TAPE_ERROR;
+    return SUCCESS;
+  }
+};
 
 class OnDemand : public Adapter {
   ondemand::parser parser_;
+  OdWalk walk_;
 
  public:
   bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
     ondemand::document doc;
     error_code e = parser_.iterate(padded_string_view(buf, len, len + kPadding)).get(doc);
-    if (!e && !hash_od(doc, hash, e)) {
-      if (!e) e = TAPE_ERROR;
-    }
+    if (!e) e = walk_(doc, hash);
     // On-demand stops where the walk stops: anything left after the root is trailing content
     // (3.0.1 has no document::at_end; current_location() fails once at the end).
     if (!e && !doc.current_location().error()) e = TRAILING_CONTENT;

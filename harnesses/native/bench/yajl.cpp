@@ -15,39 +15,40 @@ namespace sb {
 namespace {
 
 #if SB_VARIANT == 1
-yajl_gen_status gen(yajl_gen g, const Doc& d, size_t& i) {
-  const Node& n = d.nodes[i++];
-  switch (n.type) {
-    case T::Null: return yajl_gen_null(g);
-    case T::False: return yajl_gen_bool(g, 0);
-    case T::True: return yajl_gen_bool(g, 1);
-    case T::Uint:
-      if (n.u > static_cast<uint64_t>(INT64_MAX)) {  // above long long: emit the digits as a number
-        char buf[24];
-        int len = snprintf(buf, sizeof buf, "%" PRIu64, n.u);
-        return yajl_gen_number(g, buf, static_cast<size_t>(len));
-      }
-      return yajl_gen_integer(g, n.i);
-    case T::Neg: return yajl_gen_integer(g, n.i);
-    case T::Double: return yajl_gen_double(g, n.d);
-    case T::Str: return yajl_gen_string(g, reinterpret_cast<const unsigned char*>(d.str(n)), n.count);
-    case T::Bin: return yajl_gen_invalid_string;
-    case T::Array:
-    case T::Map: {
-      yajl_gen_status s = n.type == T::Map ? yajl_gen_map_open(g) : yajl_gen_array_open(g);
-      const uint32_t kids = n.type == T::Map ? 2 * n.count : n.count;
-      for (uint32_t c = 0; c < kids && s == yajl_gen_status_ok; c++) s = gen(g, d, i);
-      if (s != yajl_gen_status_ok) return s;
-      return n.type == T::Map ? yajl_gen_map_close(g) : yajl_gen_array_close(g);
+// Drives the generator from the reference object (DocWalker: iterative, any depth).
+struct GenVisit {
+  yajl_gen g;
+  const Doc* d;
+  yajl_gen_status s = yajl_gen_status_ok;
+  bool ok(yajl_gen_status r) { return (s = r) == yajl_gen_status_ok; }
+  bool scalar(const Node& n) {
+    switch (n.type) {
+      case T::Null: return ok(yajl_gen_null(g));
+      case T::False: return ok(yajl_gen_bool(g, 0));
+      case T::True: return ok(yajl_gen_bool(g, 1));
+      case T::Uint:
+        if (n.u > static_cast<uint64_t>(INT64_MAX)) {  // above long long: emit the digits as a number
+          char buf[24];
+          int len = snprintf(buf, sizeof buf, "%" PRIu64, n.u);
+          return ok(yajl_gen_number(g, buf, static_cast<size_t>(len)));
+        }
+        return ok(yajl_gen_integer(g, n.i));
+      case T::Neg: return ok(yajl_gen_integer(g, n.i));
+      case T::Double: return ok(yajl_gen_double(g, n.d));
+      case T::Str: return ok(yajl_gen_string(g, reinterpret_cast<const unsigned char*>(d->str(n)), n.count));
+      default: return ok(yajl_gen_invalid_string);  // binary: JSON has none
     }
   }
-  return yajl_gen_invalid_string;
-}
+  bool key(const Node& k) { return scalar(k); }
+  bool begin(const Node& n) { return ok(n.type == T::Map ? yajl_gen_map_open(g) : yajl_gen_array_open(g)); }
+  bool end(const Node& n) { return ok(n.type == T::Map ? yajl_gen_map_close(g) : yajl_gen_array_close(g)); }
+};
 
 class Gen : public Adapter {
   const Doc doc_;
   const bool pretty_;
   yajl_gen g_ = nullptr;
+  DocWalker walk_;  // its stack is reused across ops
 
  public:
   Gen(const Doc& d, bool pretty) : doc_(d), pretty_(pretty) {}
@@ -58,10 +59,9 @@ class Gen : public Adapter {
     if (g_) yajl_gen_free(g_);
     g_ = yajl_gen_alloc(nullptr);  // a fresh generator (and output buffer) every iteration
     if (pretty_) yajl_gen_config(g_, yajl_gen_beautify, 1);
-    size_t i = 0;
-    const yajl_gen_status s = gen(g_, doc_, i);
-    if (s != yajl_gen_status_ok) {
-      err = "yajl_gen status " + std::to_string(s);
+    GenVisit v{g_, &doc_};
+    if (!walk_(doc_, v)) {
+      err = "yajl_gen status " + std::to_string(v.s);
       return false;
     }
     const unsigned char* buf;
@@ -71,31 +71,53 @@ class Gen : public Adapter {
   }
 };
 #elif SB_VARIANT == 2
-uint64_t hash_val(yajl_val v) {
-  if (YAJL_IS_STRING(v)) {
-    const char* s = YAJL_GET_STRING(v);  // NUL-terminated: a string holding U+0000 is cut there
-    return sb_hash_str(s, strlen(s));
+// The tree walk (TreeHasher: iterative, any depth).
+struct YajlWalk {
+  using Ref = yajl_val;
+  struct Iter {
+    yajl_val v;
+    size_t i;
+  };
+  static int enter(Ref v, Iter& it, sb_hasher* h, std::string&) {
+    if (YAJL_IS_OBJECT(v) || YAJL_IS_ARRAY(v)) {
+      sb_hasher_open(h, YAJL_IS_OBJECT(v));
+      it = Iter{v, 0};
+      return 1;
+    }
+    if (YAJL_IS_STRING(v)) {
+      const char* s = YAJL_GET_STRING(v);  // NUL-terminated: a string holding U+0000 is cut there
+      sb_hasher_emit(h, sb_hash_str(s, strlen(s)));
+    } else if (YAJL_IS_INTEGER(v)) {
+      sb_hasher_emit(h, sb_hash_int(YAJL_GET_INTEGER(v)));
+    } else if (YAJL_IS_NUMBER(v)) {
+      // A number YAJL cannot hold in a long long (beyond int64, or INT64_MIN) is only a double.
+      sb_hasher_emit(h, sb_hash_double(YAJL_GET_DOUBLE(v)));
+    } else if (YAJL_IS_TRUE(v)) {
+      sb_hasher_emit(h, sb_hash_bool(1));
+    } else if (YAJL_IS_FALSE(v)) {
+      sb_hasher_emit(h, sb_hash_bool(0));
+    } else {
+      sb_hasher_emit(h, sb_hash_null());
+    }
+    return 0;
   }
-  if (YAJL_IS_INTEGER(v)) return sb_hash_int(YAJL_GET_INTEGER(v));
-  // A number YAJL cannot hold in a long long (beyond int64, or INT64_MIN) is only a double.
-  if (YAJL_IS_NUMBER(v)) return sb_hash_double(YAJL_GET_DOUBLE(v));
-  if (YAJL_IS_OBJECT(v)) {
-    uint64_t s = 0;
-    for (size_t i = 0; i < v->u.object.len; i++)
-      s += sb_map_entry(sb_hash_str(v->u.object.keys[i], strlen(v->u.object.keys[i])), hash_val(v->u.object.values[i]));
-    return sb_map_end(s, v->u.object.len);
+  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+    if (YAJL_IS_OBJECT(it.v)) {
+      if (it.i == it.v->u.object.len) return 0;
+      const char* k = it.v->u.object.keys[it.i];
+      sb_hasher_key(h, k, strlen(k));
+      c = it.v->u.object.values[it.i++];
+      return 1;
+    }
+    if (it.i == it.v->u.array.len) return 0;
+    c = it.v->u.array.values[it.i++];
+    return 1;
   }
-  if (YAJL_IS_ARRAY(v)) {
-    uint64_t a = sb_array_start();
-    for (size_t i = 0; i < v->u.array.len; i++) a = sb_array_add(a, hash_val(v->u.array.values[i]));
-    return sb_array_end(a, v->u.array.len);
-  }
-  if (YAJL_IS_TRUE(v)) return sb_hash_bool(1);
-  if (YAJL_IS_FALSE(v)) return sb_hash_bool(0);
-  return sb_hash_null();
-}
+};
 
 class Tree : public Adapter {
+  TreeHasher<YajlWalk> hash_;
+
  public:
   bool decode(char* buf, size_t, uint64_t& hash, std::string& err) override {
     char ebuf[256];
@@ -104,13 +126,14 @@ class Tree : public Adapter {
       err = std::string("yajl_tree_parse: ") + ebuf;
       return false;
     }
-    hash = hash_val(v);
+    const bool ok = hash_(v, hash, err);
     yajl_tree_free(v);
-    return true;
+    return ok;
   }
 };
 #else
 sb_hasher* H(void* ctx) { return static_cast<sb_hasher*>(ctx); }
+// Callbacks return 0 (cancel) only when the hasher fails: out of memory or unbalanced events.
 int on_null(void* c) { return sb_hasher_emit(H(c), sb_hash_null()), 1; }
 int on_bool(void* c, int b) { return sb_hasher_emit(H(c), sb_hash_bool(b)), 1; }
 int on_integer(void* c, long long v) { return sb_hasher_emit(H(c), sb_hash_int(v)), 1; }
@@ -125,7 +148,7 @@ const yajl_callbacks kCallbacks = {on_null,      on_bool, on_integer, on_double,
                                    on_start_map, on_key,  on_end,     on_start_array, on_end};
 
 class Parse : public Adapter {
-  sb_hasher h_;
+  Hasher h_;  // its stack is reused across ops
 
  public:
   bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
@@ -139,8 +162,9 @@ class Parse : public Adapter {
       unsigned char* e = yajl_get_error(p, 0, u, len);
       err = reinterpret_cast<char*>(e);
       yajl_free_error(p, e);
+      if (h_.error) err += std::string(" (") + sb_hasher_error(&h_) + ")";
     } else if (!sb_hasher_done(&h_, &hash)) {
-      err = "unbalanced events";
+      err = sb_hasher_error(&h_);
       ok = false;
     }
     yajl_free(p);

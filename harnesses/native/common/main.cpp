@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -23,7 +25,24 @@ namespace sb {
 
 using J = nlohmann::ordered_json;
 
-enum Exit { kOk = 0, kUsage = 2, kRejected = 3, kMismatch = 4, kUnsupported = 5 };
+// spec/protocol.md, "Exit codes". kUsage is only ever for the command line; whatever the input or a
+// library does maps to 3, 4, 5 or 6 (or, when the library itself crashes, to its signal).
+enum Exit { kOk = 0, kUsage = 2, kRejected = 3, kMismatch = 4, kUnsupported = 5, kInput = 6 };
+
+// Runs one call into a library (make_adapter, encode, decode). A library that throws has failed
+// on this input (exit 3 with its message), not the command line: JsonCpp, for one, throws on deep
+// nesting. The try costs nothing while nothing throws (table-based unwinding).
+template <class F>
+static bool guarded(F&& f, std::string& err) {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    err = std::string("exception: ") + e.what();
+  } catch (...) {
+    err = "exception of a non-standard type";
+  }
+  return false;
+}
 
 // What the timed loop does, per test (reported as an `info` row and in `list`).
 static const char* measures(const std::string& test, bool baseline) {
@@ -90,10 +109,11 @@ struct Cell {
   std::vector<char> buf;  // fresh copy of the input for every decode iteration
   Doc doc;                // reference decoding (write tests and baselines)
   std::unique_ptr<Adapter> adapter;
+  std::vector<HashFrame> scratch;  // hash_doc's stack for the write check
 
   bool write() const { return test == "write"; }
 
-  // One iteration of the timed loop.
+  // One iteration of the timed loop. Library exceptions are caught around the whole loop (cmd_run).
   bool once(std::string& err) {
     uint64_t h;
     if (write()) {
@@ -114,20 +134,20 @@ struct Cell {
   bool check(uint64_t& hash, long long& out_bytes, std::string& err) {
     out_bytes = -1;
     if (write()) {
-      const char* out;
-      size_t len;
-      if (!adapter->encode(out, len, err)) return false;
+      const char* out = nullptr;
+      size_t len = 0;
+      if (!guarded([&] { return adapter->encode(out, len, err); }, err)) return false;
       out_bytes = static_cast<long long>(len);
       Doc back;
-      if (!ref_decode(fmt, out, len, back, err)) {
+      if (!ref_decode(fmt, out, len, back, err)) {  // the library's output: its failure (exit 3)
         err = "output is not valid " + fmt + ": " + err;
         return false;
       }
-      hash = hash_doc(back);
+      hash = hash_doc(back, scratch);
       return true;
     }
     memcpy(buf.data(), data.data(), data.size());
-    return adapter->decode(buf.data(), data.size(), hash, err);
+    return guarded([&] { return adapter->decode(buf.data(), data.size(), hash, err); }, err);
   }
 };
 
@@ -137,12 +157,23 @@ static int prepare(Cell& c, const std::string& path, std::string& err) {
     err = "cannot read " + path;
     return kUsage;
   }
-  c.buf.assign(c.data.size() + kPadding, 0);
-  if (c.write() || c.info->baseline) {
-    if (!ref_decode(c.fmt, c.data.data(), c.data.size(), c.doc, err)) return kRejected;
+  try {
+    c.buf.assign(c.data.size() + kPadding, 0);
+  } catch (const std::bad_alloc&) {
+    err = "out of memory for a copy of the " + std::to_string(c.data.size()) + "-byte input";
+    return kInput;
   }
-  c.adapter = make_adapter(c.test, c.fmt, c.doc, c.data, err);
-  if (!c.adapter) return kRejected;
+  if (c.write() || c.info->baseline) {
+    // The input itself is not valid FMT by the reference decoder: nothing can be measured (6).
+    if (!ref_decode(c.fmt, c.data.data(), c.data.size(), c.doc, err)) return kInput;
+  }
+  if (!guarded(
+          [&] {
+            c.adapter = make_adapter(c.test, c.fmt, c.doc, c.data, err);
+            return c.adapter != nullptr;
+          },
+          err))
+    return kRejected;
   if (c.info->baseline && !c.write()) c.doc = Doc{};  // the adapter keeps its own copy
   return kOk;
 }
@@ -223,6 +254,21 @@ static J kind(const char* k) {
   return r;
 }
 
+// Parses a whole decimal integer option; false (a usage error) on anything else.
+static bool parse_int(const Args& a, const char* key, const char* def, long long lo, long long& out) {
+  const std::string v = a.get(key, def);
+  char* end = nullptr;
+  errno = 0;
+  out = strtoll(v.c_str(), &end, 10);
+  if (v.empty() || *end != 0 || errno == ERANGE || out < lo) {
+    fprintf(stderr, "%s must be an integer >= %lld, not '%s'\n", key, lo, v.c_str());
+    return false;
+  }
+  return true;
+}
+
+static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, long long min_samples);
+
 static int cmd_run(const BenchInfo& b, const Args& a) {
   for (const char* k : {"--bench", "--test", "--format", "--file", "--expect-hash", "--results"})
     if (!a.has(k)) {
@@ -237,9 +283,23 @@ static int cmd_run(const BenchInfo& b, const Args& a) {
     fprintf(stderr, "%s does not support %s on %s\n", b.id.c_str(), c.test.c_str(), c.fmt.c_str());
     return kUnsupported;
   }
-  const long long budget_ns = std::stoll(a.get("--budget-ms", "1000")) * 1000000LL;
-  const long long min_samples = std::stoll(a.get("--min-samples", "5"));
-  fragment_heap(std::stoull(a.get("--seed", "0")));
+  long long budget_ms, min_samples;
+  if (!parse_int(a, "--budget-ms", "1000", 0, budget_ms) || !parse_int(a, "--min-samples", "5", 0, min_samples))
+    return kUsage;
+  // Any 64-bit seed, negative ones wrapping as they always did (std::stoull).
+  const std::string seed_text = a.get("--seed", "0");
+  char* seed_end = nullptr;
+  errno = 0;
+  const unsigned long long seed = strtoull(seed_text.c_str(), &seed_end, 10);
+  if (seed_text.empty() || *seed_end != 0 || errno == ERANGE) {
+    fprintf(stderr, "--seed must be an integer, not '%s'\n", seed_text.c_str());
+    return kUsage;
+  }
+  if (budget_ms > LLONG_MAX / 1000000) {
+    fprintf(stderr, "--budget-ms %lld is too large\n", budget_ms);
+    return kUsage;
+  }
+  fragment_heap(seed);
 
   Results out(a.get("--results"));
   if (!out.f) {
@@ -258,6 +318,25 @@ static int cmd_run(const BenchInfo& b, const Args& a) {
     out.row(r);
     return rc;
   }
+  // Whatever a library throws inside the check or the timed loop is its failure on this input.
+  std::string reason;
+  try {
+    return measure(a, c, out, budget_ms * 1000000LL, min_samples);
+  } catch (const std::exception& e) {
+    reason = std::string("exception: ") + e.what();
+  } catch (...) {
+    reason = "exception of a non-standard type";
+  }
+  J r = kind("error");
+  r["reason"] = reason;
+  out.row(r);
+  return kRejected;
+}
+
+// The check, then the alloc pass or calibration and samples (protocol.md, `run` steps 2 to 6).
+static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, long long min_samples) {
+  const BenchInfo& b = *c.info;
+  std::string err;
   if (!a.has("--no-check")) {
     uint64_t h = 0;
     long long ob;
@@ -360,7 +439,7 @@ static int verify_one(const BenchInfo& b, const std::string& test, const std::st
   int rc = prepare(c, path, err);
   if (rc != kOk) return rc;
   long long ob;
-  return c.check(hash, ob, err) ? kOk : kRejected;
+  return guarded([&] { return c.check(hash, ob, err); }, err) ? kOk : kRejected;
 }
 
 static int cmd_verify(const BenchInfo& b, const Args& a) {
@@ -474,7 +553,7 @@ int main(int argc, char** argv) {
     if (a.cmd == "run") return cmd_run(b, a);
     if (a.cmd == "verify") return cmd_verify(b, a);
     if (a.cmd == "selftest") return cmd_selftest(b, a);
-  } catch (const std::exception& e) {  // bad numbers in options, unreadable vectors.json
+  } catch (const std::exception& e) {  // a malformed --vectors DIR/vectors.json (selftest)
     fprintf(stderr, "%s\n", e.what());
     return kUsage;
   }

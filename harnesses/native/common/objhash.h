@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef __cplusplus
@@ -74,22 +75,31 @@ static inline uint64_t sb_map_entry(uint64_t key_hash, uint64_t value_hash) {
 }
 static inline uint64_t sb_map_end(uint64_t sum, uint64_t n) { return sb_step(sb_step(SB_MAP, sum), n); }
 
-/* Streaming form (spec/hash.md "Streaming form") for SAX/pull parsers: a fixed stack of frames, so
- * the hasher never allocates inside a timed loop. */
-#define SB_MAX_DEPTH 1024
-
+/* Streaming form (spec/hash.md "Streaming form") for SAX/pull parsers and for the iterative walks
+ * over library trees: a stack of frames that grows on demand (realloc, doubling) and is kept across
+ * documents, so nesting depth is bounded only by memory, never by the harness (spec/protocol.md:
+ * the harness's own code never limits or overflows on its input), and a hasher reused across the
+ * iterations of a timed loop allocates only while it first grows.
+ *
+ * A hasher must start zeroed (`sb_hasher h = SB_HASHER_ZERO;`, or sb::Hasher in C++), then
+ * sb_hasher_init before each document; sb_hasher_free releases the stack. */
 typedef struct {
   uint64_t acc, n, key;
   int is_map;
 } sb_frame;
 
 typedef struct {
-  sb_frame stack[SB_MAX_DEPTH];
-  int depth;      /* number of open frames */
+  sb_frame *stack; /* cap frames, of which depth are open */
+  size_t cap;
+  size_t depth;
   int has_result; /* a root value has been closed */
-  int error;      /* depth overflow, unbalanced events or two roots */
+  int error;      /* SB_HASHER_UNBALANCED or SB_HASHER_NOMEM */
   uint64_t result;
 } sb_hasher;
+
+enum { SB_HASHER_UNBALANCED = 1, SB_HASHER_NOMEM = 2 };
+#define SB_HASHER_ZERO \
+  { NULL, 0, 0, 0, 0, 0 }
 
 static inline void sb_hasher_init(sb_hasher *h) {
   h->depth = 0;
@@ -98,9 +108,37 @@ static inline void sb_hasher_init(sb_hasher *h) {
   h->result = 0;
 }
 
+static inline void sb_hasher_free(sb_hasher *h) {
+  free(h->stack);
+  h->stack = NULL;
+  h->cap = h->depth = 0;
+}
+
+/* Cold path of sb_hasher_open, out of line so the hot path stays small. */
+#if defined(__GNUC__)
+#define SB_COLD __attribute__((noinline, cold))
+#else
+#define SB_COLD
+#endif
+SB_COLD static inline int sb_hasher_grow(sb_hasher *h) {
+  if (h->cap > SIZE_MAX / 2 / sizeof(sb_frame)) {
+    h->error = SB_HASHER_NOMEM;
+    return 0;
+  }
+  const size_t cap = h->cap ? 2 * h->cap : 64;
+  sb_frame *s = (sb_frame *)realloc(h->stack, cap * sizeof(sb_frame));
+  if (!s) {
+    h->error = SB_HASHER_NOMEM;
+    return 0;
+  }
+  h->stack = s;
+  h->cap = cap;
+  return 1;
+}
+
 static inline void sb_hasher_emit(sb_hasher *h, uint64_t v) {
   if (h->depth == 0) {
-    if (h->has_result) h->error = 1;
+    if (h->has_result) h->error = SB_HASHER_UNBALANCED;
     h->result = v;
     h->has_result = 1;
     return;
@@ -114,10 +152,7 @@ static inline void sb_hasher_emit(sb_hasher *h, uint64_t v) {
 }
 
 static inline void sb_hasher_open(sb_hasher *h, int is_map) {
-  if (h->depth >= SB_MAX_DEPTH) {
-    h->error = 1;
-    return;
-  }
+  if (h->depth == h->cap && !sb_hasher_grow(h)) return;
   sb_frame *f = &h->stack[h->depth++];
   f->acc = is_map ? 0 : SB_ARRAY;
   f->n = 0;
@@ -129,13 +164,24 @@ static inline void sb_hasher_key(sb_hasher *h, const void *k, size_t n) {
   if (h->depth > 0) h->stack[h->depth - 1].key = sb_hash_str(k, n);
 }
 
+/* The key's hash, for walks that already have it. */
+static inline void sb_hasher_key_hash(sb_hasher *h, uint64_t kh) {
+  if (h->depth > 0) h->stack[h->depth - 1].key = kh;
+}
+
 static inline void sb_hasher_close(sb_hasher *h) {
-  if (h->depth <= 0 || h->depth > SB_MAX_DEPTH) {
-    h->error = 1;
+  if (h->depth == 0) {
+    h->error = SB_HASHER_UNBALANCED;
     return;
   }
   sb_frame *f = &h->stack[--h->depth];
   sb_hasher_emit(h, f->is_map ? sb_map_end(f->acc, f->n) : sb_array_end(f->acc, f->n));
+}
+
+/* Why the events did not give one value (for error messages). */
+static inline const char *sb_hasher_error(const sb_hasher *h) {
+  if (h->error == SB_HASHER_NOMEM) return "out of memory for the hasher's stack";
+  return "unbalanced events";
 }
 
 /* 1 and the root hash in *out when the events formed exactly one complete value. */

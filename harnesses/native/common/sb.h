@@ -14,7 +14,8 @@ namespace sb {
 
 // The harness's own in-memory object: every value is one Node in a single vector, in pre-order,
 // with all string/binary bytes in a single byte pool. It is what write benchmarks read to build
-// their input and what the `hash-object` baseline walks.
+// their input and what the `hash-object` baseline walks. Being flat, it is built, walked and freed
+// without recursion, whatever the nesting depth.
 enum class T : uint8_t { Null, False, True, Uint, Neg, Double, Str, Bin, Array, Map };
 
 struct Node {
@@ -32,14 +33,136 @@ struct Node {
 struct Doc {
   std::vector<Node> nodes;
   std::string bytes;
+  size_t max_depth = 0;  // open containers at the deepest point (the root map is depth 1)
   const char* str(const Node& n) const { return bytes.data() + n.off; }
 };
 
-// Decodes `data` in format `fmt` with the reference decoder (nlohmann::ordered_json, which keeps
-// map order). Returns false with a reason on malformed input.
+// Decodes `data` in format `fmt` with the harness's own strict reference decoder (ref.cpp): it
+// decides what a file means, so it rejects anything that is not exactly one valid value of the data
+// model (spec/data-model.md) in that format. Iterative: any nesting depth. Keeps map order. Returns
+// false with a one-line reason (exit 6 in sb::main) on anything else.
 bool ref_decode(const std::string& fmt, const char* data, size_t len, Doc& out, std::string& err);
-// Object hash of the tree rooted at node i.
-uint64_t hash_doc(const Doc& d, size_t i = 0);
+
+// Object hash of a Doc, iteratively; `stack` is scratch space, reused across calls so that a walk
+// in a timed loop (the hash-object baseline) does not allocate once it has grown.
+struct HashFrame {
+  uint64_t acc, n, left, key;
+  bool is_map, key_next;
+};
+uint64_t hash_doc(const Doc& d, std::vector<HashFrame>& stack);
+inline uint64_t hash_doc(const Doc& d) {
+  std::vector<HashFrame> stack;
+  return hash_doc(d, stack);
+}
+
+// Walks a Doc in document order without recursion, for adapters that build a library's tree or
+// drive a streaming writer from it. The visitor has
+//   bool scalar(const Node&)  a value that is not a container (and not a map key)
+//   bool key(const Node&)     a map key (a Str node), before its value
+//   bool begin(const Node&)   an array or map, before its children
+//   bool end(const Node&)     the same array or map, after its last child
+// and stops the walk by returning false. The walker keeps its stack between walks (an adapter that
+// walks inside its timed loop allocates only on the first walk).
+class DocWalker {
+  struct Frame {
+    size_t node;
+    uint64_t left;  // values still to come (a map counts its values; keys are announced apart)
+    bool is_map, key_next;
+  };
+  std::vector<Frame> st_;
+
+ public:
+  template <class V>
+  bool operator()(const Doc& d, V& v) {
+    st_.clear();
+    const size_t n = d.nodes.size();
+    for (size_t i = 0; i < n; i++) {
+      const Node& x = d.nodes[i];
+      if (!st_.empty() && st_.back().key_next) {
+        if (!v.key(x)) return false;
+        st_.back().key_next = false;
+        continue;
+      }
+      if (x.type == T::Array || x.type == T::Map) {
+        if (!v.begin(x)) return false;
+        if (x.count > 0) {
+          st_.push_back(Frame{i, x.count, x.type == T::Map, x.type == T::Map});
+          continue;
+        }
+        if (!v.end(x)) return false;
+      } else if (!v.scalar(x)) {
+        return false;
+      }
+      // A value is complete: count it in its container, closing every container it completes.
+      while (!st_.empty()) {
+        Frame& f = st_.back();
+        if (--f.left > 0) {
+          f.key_next = f.is_map;
+          break;
+        }
+        if (!v.end(d.nodes[f.node])) return false;
+        st_.pop_back();
+      }
+    }
+    return true;
+  }
+};
+
+// sb_hasher with its stack freed on destruction (a member of the adapters that hash events).
+struct Hasher : sb_hasher {
+  Hasher() : sb_hasher() {}  // value-initialised: zeroed
+  ~Hasher() { sb_hasher_free(this); }
+  Hasher(const Hasher&) = delete;
+  Hasher& operator=(const Hasher&) = delete;
+};
+
+// Hashes a library's decoded tree without recursion: an explicit stack of positions in the open
+// containers, and the streaming hasher for the sums (the tree form and the streaming form of
+// spec/hash.md give the same hash). Adapters keep one as a member, so its stacks grow on the first
+// decode and are reused by every later one. W describes the library's tree:
+//   using Ref = ...;   a handle to one value (a pointer or a cheap view)
+//   struct Iter;       a position inside an open array or map
+//   static int enter(Ref v, Iter& it, sb_hasher* h, std::string& err);
+//       a scalar: sb_hasher_emit its hash, return 0; an array or map: sb_hasher_open it, set `it` to
+//       its first child, return 1; a value outside the data model: set err, return -1
+//   static int next(Iter& it, Ref& child, sb_hasher* h, std::string& err);
+//       the next child into `child` (for a map, after sb_hasher_key of its key) and 1; 0 at the end;
+//       -1 with err set (a key that is not a string)
+template <class W>
+class TreeHasher {
+  Hasher h_;
+  std::vector<typename W::Iter> st_;
+
+ public:
+  bool operator()(typename W::Ref root, uint64_t& hash, std::string& err) {
+    sb_hasher_init(&h_);
+    st_.clear();
+    typename W::Ref v = root;
+    for (;;) {
+      st_.emplace_back();
+      const int r = W::enter(v, st_.back(), &h_, err);
+      if (r < 0) return false;
+      if (r == 0) st_.pop_back();
+      for (;;) {  // the next value: a child of the innermost open container, or the end
+        if (st_.empty()) {
+          if (sb_hasher_done(&h_, &hash)) return true;
+          err = sb_hasher_error(&h_);
+          return false;
+        }
+        const int c = W::next(st_.back(), v, &h_, err);
+        if (c < 0) return false;
+        if (c > 0) break;
+        sb_hasher_close(&h_);
+        st_.pop_back();
+      }
+    }
+  }
+};
+
+// The nesting limit handed to libraries that take one (Boost.JSON's max_depth, json-c's tokener
+// depth), raised from their defaults (32) so that nesting is not what their rows measure. It is the
+// library's limit, not the harness's: the harness's own walks have none.
+constexpr int kLibraryMaxDepth = 1024;
 
 // Extra bytes of zeroed slack after every input copy (simdjson wants 64; also NUL-terminates).
 constexpr size_t kPadding = 64;
