@@ -67,7 +67,9 @@ def _bson(body: bytes) -> bytes:
     return struct.pack("<i", len(body) + 5) + body + b"\x00"
 
 
-# (format, input, formats.py accepts, native accepts, why they differ; None: they agree)
+# (format, input, formats.py accepts, native accepts, why they differ; None: they agree). formats.py
+# reads the user's formats (JSON, MessagePack, CBOR) as strictly as the native decoder; its BSON and
+# UBJSON decoders only read back the corpus it wrote, and stay lax where noted.
 CASES = [
     ("json", b'{"a":[1,-2,1.5,"x\\u00e9"],"b":{}}', True, True, None),
     ("json", b'{"a":1', False, False, None),
@@ -76,23 +78,23 @@ CASES = [
     ("json", b'{"a":1e400}', False, False, None),
     ("json", b'{"a":18446744073709551616}', False, False, None),
     ("json", b"[1]", False, False, None),
-    ("json", b'{"a":1,"a":2}', True, False, "duplicate keys: formats.py keeps the last"),
-    ("json", b'{"a":"\\ud800"}', True, False, "lone surrogate: formats.py keeps it (encoding it fails later)"),
-    ("json", b'{"a":"\\u0000"}', True, False, "NUL: outside the data model"),
+    ("json", b'{"a":1,"a":2}', False, False, None),
+    ("json", b'{"a":"\\ud800"}', False, False, None),
+    ("json", b'{"a":"\\u0000"}', False, False, None),
     ("msgpack", b"\x82\xa1a\x01\xa1b\xc4\x01\x00", True, True, None),
     ("msgpack", b"\x80\x00", False, False, None),
     ("msgpack", b"\x81\xa1a\xd4\x01\x00", False, False, None),
-    ("msgpack", b"\x82\xa1a\x01\xa1a\x02", True, False, "duplicate keys"),
-    ("msgpack", b"\x81\xa1a\xa1\x00", True, False, "NUL"),
+    ("msgpack", b"\x82\xa1a\x01\xa1a\x02", False, False, None),
+    ("msgpack", b"\x81\xa1a\xa1\x00", False, False, None),
     ("cbor", b"\xbf\x61a\x9f\x01\xff\xff", True, True, None),
     ("cbor", b"\xa1\x61a\xf7", False, False, None),
-    ("cbor", b"\xa0\x00", True, False, "trailing bytes: cbor2 ignores them"),
-    ("cbor", b"\xa1\x61a\xc2\x41\x05", True, False, "tags: cbor2 decodes a bignum"),
-    ("cbor", b"\xa2\x61a\x01\x61a\x02", True, False, "duplicate keys"),
+    ("cbor", b"\xa0\x00", False, False, None),
+    ("cbor", b"\xa1\x61a\xc2\x41\x05", False, False, None),
+    ("cbor", b"\xa2\x61a\x01\x61a\x02", False, False, None),
     ("bson", b"\xff\xff\xff\xff\x00", False, False, None),
     ("bson", _bson(b"\x0aa\x00\x0aa\x00"), True, False, "duplicate keys"),
     ("bson", _bson(b"\x04a\x00" + _bson(b"\x0a7\x00")), True, False, "array keys not 0, 1, ..."),
-    ("bson", _bson(b"\x05b\x00" + struct.pack("<i", 1) + b"\x80\x00"), True, False, "binary subtype other than 0"),
+    ("bson", _bson(b"\x05b\x00" + struct.pack("<i", 1) + b"\x80\x00"), False, False, None),
     ("ubjson", b"{i\x01a[$i#i\x02\x01\x02}", True, True, None),
     ("ubjson", b"{}Z", True, False, "trailing bytes: py-ubjson ignores them"),
     ("ubjson", b"{i\x01aZi\x01aZ}", True, False, "duplicate keys"),
