@@ -266,7 +266,8 @@ def test_two_commands_never_write_one_corpus_folder_at_once(corpus):
 
     said: list[str] = []
     done = threading.Event()
-    with open(corpus[0] / ".serbench-corpus.lock", "w") as held:  # another command is writing it
+    held = os.open(corpus[0], os.O_RDONLY | os.O_DIRECTORY)  # another command is writing it
+    try:
         fcntl.flock(held, fcntl.LOCK_EX)
         t = threading.Thread(
             target=lambda: (build.ensure_corpus(corpus[0], DEFAULT_SEED, [], note=said.append), done.set())
@@ -275,5 +276,7 @@ def test_two_commands_never_write_one_corpus_folder_at_once(corpus):
         time.sleep(0.5)
         assert not done.is_set()
         assert said == [f"waiting: another serbench process is writing the corpus in {corpus[0]}..."]
+    finally:
+        os.close(held)
     t.join(timeout=120)
     assert done.is_set()

@@ -568,14 +568,18 @@ def ensure_corpus(
     dest.mkdir(parents=True, exist_ok=True)
     # One writer at a time per corpus folder: a second command would otherwise take the first's
     # temporary files for an interrupted write's leftovers, and both would rewrite manifest.json.
-    # flock(2) is released by the kernel when its holder dies, so a killed writer blocks nobody.
-    with open(dest / ".serbench-corpus.lock", "w") as lock:
+    # flock(2) is released by the kernel when its holder dies, so a killed writer blocks nobody. The
+    # lock is taken on the folder itself, so it adds no file to the corpus.
+    lock = os.open(dest, os.O_RDONLY | os.O_DIRECTORY)
+    try:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             note(f"waiting: another serbench process is writing the corpus in {dest}...")
             fcntl.flock(lock, fcntl.LOCK_EX)
         return _ensure_corpus(dest, seed, user, progress, note)
+    finally:
+        os.close(lock)
 
 
 def _ensure_corpus(dest: Path, seed: int, user: list[UserFile], progress: Progress, note) -> dict:
