@@ -47,6 +47,10 @@ def _show(k: str) -> str:
     return repr(k[:40]) + ("..." if len(k) > 40 else "")
 
 
+# spec/data-model.md: strings and keys carry no NUL (C APIs with NUL-terminated strings cannot).
+_NUL = "NUL in a string or key (the data model has no NUL)"
+
+
 class _Tree:
     """Open containers on a list (no recursion). A frame is [container, items left or -1 (closed by a
     marker), pending key or None, is_map]."""
@@ -73,11 +77,15 @@ class _Tree:
         Returns the root when the document is complete, else None (a root is never None: None is
         emitted as a value, and completion is `not self.stack`)."""
         s = self.stack
+        if type(value) is str and "\0" in value:
+            raise RefError(_NUL)
         while s:
             f = s[-1]
             c = f[0]
             if f[3]:
                 k = f[2]
+                if "\0" in k:
+                    raise RefError(_NUL)
                 if k in c:
                     raise RefError(f"duplicate map key {_show(k)}")
                 c[k] = value

@@ -39,6 +39,9 @@ enum Items {
     Map(Vec<(String, Val)>),
 }
 
+/// spec/data-model.md: strings and keys carry no NUL (C APIs with NUL-terminated strings cannot).
+const NUL: &str = "NUL in a string or key (the data model has no NUL)";
+
 struct Frame {
     items: Items,
     /// items (array) or entries (map) still to come; None: closed by a marker (JSON, BSON, CBOR
@@ -77,6 +80,9 @@ impl Tree {
     /// A finished value: appended to the open container (closing it, and its parents, when their
     /// counts are reached), or the root.
     fn emit(&mut self, mut v: Val) -> Result<(), String> {
+        if matches!(&v, Val::Str(s) if s.contains('\0')) {
+            return Err(NUL.into());
+        }
         loop {
             let Some(top) = self.stack.last_mut() else {
                 self.root = Some(v);
@@ -85,6 +91,7 @@ impl Tree {
             match &mut top.items {
                 Items::Array(a) => a.push(v),
                 Items::Map(m) => match top.key.take() {
+                    Some(k) if k.contains('\0') => return Err(NUL.into()),
                     Some(k) => m.push((k, v)),
                     None => return Err("map value without a key".into()),
                 },

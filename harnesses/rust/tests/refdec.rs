@@ -49,6 +49,8 @@ fn json_rejects_what_is_not_json_or_not_in_the_data_model() {
         (br#"{"a":1}x"#, "trailing"),
         (br#"{"a":1} {}"#, "trailing"),
         (br#"{"a":1,"a":2}"#, "duplicate map key \"a\""),
+        (br#"{"a":"x\u0000"}"#, "NUL in a string or key"),
+        (br#"{"a\u0000":1}"#, "NUL in a string or key"),
         (br#"{"a":"\ud800"}"#, "lone surrogate"),
         (br#"{"a":"\udc00x"}"#, "lone surrogate"),
         (br#"{"a":"\ud800\u0041"}"#, "lone surrogate"),
@@ -106,6 +108,7 @@ fn msgpack_rejects_what_is_not_in_the_data_model_or_disagrees_with_its_length() 
         (b"\x81\xa1a\xa1\xff", "invalid UTF-8"),
         (b"\x81\xa1\xff\x01", "invalid UTF-8"),
         (b"\x82\xa1a\x01\xa1a\x02", "duplicate map key"),
+        (b"\x81\xa1a\xa1\x00", "NUL in a string or key"),
         (b"\x81\xa1a\xcb\x7f\xf8\x00\x00\x00\x00\x00\x00", "finite"),
         (b"\x81\xa1a\xca\x7f\x80\x00\x00", "finite"),
     ] {
