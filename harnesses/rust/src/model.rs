@@ -324,6 +324,18 @@ pub fn nested(depth: usize, maps: bool) -> Val {
     Val::Map(vec![("a".into(), v)])
 }
 
+/// Tests of each adapter's walk over its library's tree: `convert` builds the library's tree of the
+/// 100,000-deep documents (arrays, then maps) and `hash` walks it; the walk must reach the reference
+/// hash without recursing. The tree is leaked, because a library's tree drops recursively.
+#[cfg(test)]
+pub fn assert_deep_walk<T, E: std::fmt::Debug>(convert: impl Fn(&Val) -> Result<T, E>, hash: impl Fn(&T) -> u64) {
+    for maps in [false, true] {
+        let tree = convert(&nested(100_000, maps)).unwrap();
+        assert_eq!(hash(&tree), nested_hash(100_000, maps));
+        std::mem::forget(tree);
+    }
+}
+
 /// The hash of [`nested`], computed level by level (no tree).
 #[doc(hidden)]
 pub fn nested_hash(depth: usize, maps: bool) -> u64 {

@@ -224,18 +224,13 @@ mod typed {
 #[cfg(test)]
 mod deep_tests {
     use super::*;
-    use crate::model::{nested, nested_hash};
+    use crate::model::{assert_deep_walk, nested_hash};
 
     /// The walks over simd-json's owned DOM and its tape are iterative (its parser stops at 1024
     /// levels; the DOM is built by the harness's conversion, the tape by hand).
     #[test]
     fn walks_over_trees_nested_100000_deep_do_not_recurse() {
-        for maps in [false, true] {
-            let v = nested(100_000, maps);
-            let owned = to_owned(&v).unwrap();
-            assert_eq!(hash_owned(&owned), nested_hash(100_000, maps));
-            std::mem::forget(owned);
-        }
+        assert_deep_walk(to_owned, hash_owned);
         // {"a": [[...[1, "x"]...]]} as a tape
         let mut tape = vec![Node::Object { len: 1, count: 0 }, Node::String("a")];
         tape.extend((1..100_000).map(|_| Node::Array { len: 1, count: 0 }));
