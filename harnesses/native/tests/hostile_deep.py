@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
-import resource
 import struct
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from protocol import BASELINES, load_objhash, verify
 
 DEPTH = 100_000
 
@@ -43,15 +44,6 @@ LIBRARY_CRASHES = {
     ("json-c-write", "write"): "json-c's json_object_object_to_json_string (libjson-c.a) recurses per level",
     ("boost-json-serialize", "write"): "Boost.JSON's serializer::write_value/write_array recurse per level",
 }
-
-BASELINES = {"hash-object", "hash-data", "empty"}
-
-
-def load_objhash(repo: Path):
-    sys.path.insert(0, str(repo / "orchestrator" / "src" / "serbench"))
-    import objhash  # stdlib only: the reference implementation of spec/hash.md
-
-    return objhash
 
 
 def expected_hash(oh, kind: str) -> str:
@@ -100,26 +92,6 @@ def encode(fmt: str, kind: str) -> bytes:
     raise ValueError(fmt)
 
 
-def no_core() -> None:
-    # No core files; at most 4 GiB of address space: a hostile input must not take the machine's memory.
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
-
-
-def verify(drv: str, bench: str, test: str, fmt: str, path: Path) -> tuple[int | str, str]:
-    try:
-        r = subprocess.run(
-            [drv, "verify", "--bench", bench, "--test", test, "--format", fmt, "--file", str(path)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            preexec_fn=no_core,
-        )
-    except subprocess.TimeoutExpired:
-        return "timeout", ""
-    return r.returncode, (r.stdout.strip() or r.stderr.strip())[-300:]
-
-
 def main() -> int:
     drv, repo = sys.argv[1], Path(sys.argv[2])
     oh = load_objhash(repo)
@@ -144,7 +116,7 @@ def main() -> int:
                     for kind in ("array", "map"):
                         jobs.append((b["id"], test, fmt, kind))
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            results = pool.map(lambda j: (j, verify(drv, j[0], j[1], j[2], files[(j[3], j[2])][0])), jobs)
+            results = pool.map(lambda j: (j, verify(drv, j[0], j[1], j[2], files[(j[3], j[2])][0], 120)), jobs)
             for (bench, test, fmt, kind), (rc, out) in results:
                 want = files[(kind, fmt)][1]
                 where = f"{bench} {test} {fmt} ({kind}s nested {DEPTH} deep)"

@@ -13,12 +13,13 @@ is at fault, not a library).
 from __future__ import annotations
 
 import json
-import resource
 import struct
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from protocol import limits
 
 
 class R:
@@ -233,13 +234,6 @@ CASES: list[tuple[str, str, bytes, object]] = [
     ("ubjson", "NUL char", b"{i\x01aC\x00}", R("NUL")),
     ("ubjson-plain", "plain containers", b"{i\x01a[U\x01i\xffSi\x02\xc3\xa9]}", {"a": [1, -1, "é"]}),
 ]
-
-
-def limits() -> None:
-    # No core files; at most 4 GiB of address space, so a decoder that believes a huge count cannot
-    # take the machine's memory (the old nlohmann-based decoder tried to build 2^40 nulls).
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
 
 
 def call(argv: list[str]) -> subprocess.CompletedProcess | None:

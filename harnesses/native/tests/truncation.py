@@ -17,22 +17,15 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
-import resource
 import struct
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+from protocol import BASELINES, load_objhash, verify
+
 TIME_LIMIT_S = 10
-BASELINES = {"hash-object", "hash-data", "empty"}
-
-
-def load_objhash(repo: Path):
-    sys.path.insert(0, str(repo / "orchestrator" / "src" / "serbench"))
-    import objhash  # stdlib only: the reference implementation of spec/hash.md
-
-    return objhash
 
 
 def documents(repo: Path, oh) -> dict[str, list[tuple[str, bytes, str]]]:
@@ -56,26 +49,6 @@ def documents(repo: Path, oh) -> dict[str, list[tuple[str, bytes, str]]]:
     return docs
 
 
-def no_core() -> None:
-    # No core files; at most 4 GiB of address space: a hostile input must not take the machine's memory.
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
-
-
-def verify(drv: str, bench: str, test: str, fmt: str, path: Path) -> tuple[int | str, str]:
-    try:
-        r = subprocess.run(
-            [drv, "verify", "--bench", bench, "--test", test, "--format", fmt, "--file", str(path)],
-            capture_output=True,
-            text=True,
-            timeout=TIME_LIMIT_S,
-            preexec_fn=no_core,
-        )
-    except subprocess.TimeoutExpired:
-        return f"no answer within {TIME_LIMIT_S} s", ""
-    return r.returncode, (r.stdout.strip() or r.stderr.strip())[-200:]
-
-
 def main() -> int:
     drv, repo = sys.argv[1], Path(sys.argv[2])
     oh = load_objhash(repo)
@@ -96,7 +69,7 @@ def main() -> int:
                             jobs.append((b["id"], test, fmt, name, cut, len(data), p, want, whole))
 
         def one(job):
-            return job, verify(drv, job[0], job[1], job[2], job[6])
+            return job, verify(drv, job[0], job[1], job[2], job[6], TIME_LIMIT_S)
 
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
             for (bench, test, fmt, name, cut, n, _p, want, whole), (rc, out) in pool.map(one, jobs):
