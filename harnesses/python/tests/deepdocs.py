@@ -41,8 +41,8 @@ def _wrap(h: int, in_map: bool) -> int:
     """The hash of {"a": x} or [x] from the hash of x."""
     o = objhash
     if in_map:
-        return o.step(o.step(o.MAP, o.step(o.step(o.ENTRY, hash_value("a")), h) & o.MASK), 1)
-    return o.step(o.step(o.ARRAY, h), 1)
+        return o.map_end(o.map_entry(hash_value("a"), h), 1)
+    return o.array_end(o.array_add(0, 0, h), 1)
 
 
 def deep_hash(n: int, maps: bool) -> str:
