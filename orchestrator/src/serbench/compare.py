@@ -27,6 +27,10 @@ SETTINGS = (
     ("build_profile", "build profile"),
     ("compiler", "compiler"),
     ("seed", "seed"),
+    ("max_rounds", "max rounds"),
+    ("target_ci", "CI target"),
+    ("warmup_k", "warm-up rule k"),
+    ("pin", "CPU pinning"),
 )
 MANIFEST = (
     ("hash_version", "hash version"),
