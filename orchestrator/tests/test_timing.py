@@ -123,11 +123,12 @@ NOISY = textwrap.dedent(
     spread = {"noisy": 0.05, "noisier": 0.10}.get(bench, 0.001)
     level = 1000 * (1 + random.gauss(0, spread))
     with open(opt["results"], "a") as f:
+        row = lambda **r: f.write(json.dumps(r) + "\\n")
         if "--alloc" in a:
-            f.write(json.dumps({"kind": "alloc", "allocs_per_op": 1, "alloc_bytes_per_op": 8, "method": "fake"}) + "\\n")
+            row(kind="alloc", allocs_per_op=1, alloc_bytes_per_op=8, method="fake")
         else:
             for i in range(5):
-                f.write(json.dumps({"kind": "sample", "iterations": 10, "wall_ns": int(10 * level), "cpu_ns": None}) + "\\n")
+                row(kind="sample", iterations=10, wall_ns=int(10 * level), cpu_ns=None)
     """
 )
 
