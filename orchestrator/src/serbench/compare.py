@@ -246,6 +246,15 @@ def render(cmp: Comparison) -> str:
             "cell can be significant; run both in full mode (`--mode full`) for a verdict.",
             "",
         ]
+    elif rows and floor * len(rows) >= ALPHA:
+        # Holm's first step needs p < alpha / m: with few rounds and many cells nothing can pass it.
+        out += [
+            f"Note: with at least {cmp.rounds[0]} and {cmp.rounds[1]} rounds the smallest possible p is "
+            f"{floor:.2g}, and Holm's adjustment over {len(rows)} cells needs one below {ALPHA / len(rows):.2g} "
+            "before any cell can be significant; run both in full mode (`--mode full`, 10 rounds or more) for a "
+            "verdict.",
+            "",
+        ]
     out += [
         "| Lang | Benchmark | Test | Dataset | Format | A | B | B/A | 95% CI | p (adj.) | Verdict |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
