@@ -113,6 +113,10 @@ def test_a_run_killed_with_sigkill_keeps_its_cells_and_resume_completes_it(tmp_p
         str(corpus[0]),
         "--out",
         str(out),
+        "--rounds",  # a fixed count, so the rounds can be counted (adaptive rounds: tests/test_timing.py)
+        "3",
+        "--max-rounds",
+        "3",
     ]
     p = subprocess.Popen(base + args, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120

@@ -267,6 +267,11 @@ def test_a_net_time_whose_ci_reaches_zero_is_flagged_as_within_the_baseline_nois
     free = next(c for c in cells if c["bench"] == "free")
     assert free["net_ci_low_ns"] <= 0 <= free["net_ci_high_ns"]
     text = markdown.render(run, cells)
-    assert "| free (1.0) | free | json | 0 ns ⚠ ≈ baseline |" in text
-    assert "| costly (1.0) | costly | json | 202 ns |" in text
-    assert "python/free (json) 0 ns ⚠ ≈ baseline, python/costly (json) 202 ns" in markdown.summary(run, cells)
+    # never ranked: listed after the ranked rows although its net time is smaller
+    tree = text[text.index("### Tree") : text.index("## Object sizes")]
+    assert tree.index("| costly (1.0) | costly | json | 202 ns |") < tree.index(
+        "| free (1.0) | free | json | 0 ns ⚠ within baseline noise |"
+    )
+    assert "Not ranked, within baseline noise (listed last): free." in tree
+    line = next(x for x in markdown.summary(run, cells).splitlines() if x.startswith("size-1"))
+    assert line.endswith("Tree         python/costly (json) 202 ns; within baseline noise: python/free (json)")

@@ -27,6 +27,10 @@ SETTINGS = (
     ("build_profile", "build profile"),
     ("compiler", "compiler"),
     ("seed", "seed"),
+    ("max_rounds", "max rounds"),
+    ("target_ci", "CI target"),
+    ("warmup_k", "warm-up rule k"),
+    ("pin", "CPU pinning"),
 )
 MANIFEST = (
     ("hash_version", "hash version"),
@@ -240,6 +244,15 @@ def render(cmp: Comparison) -> str:
         out += [
             f"Note: with {cmp.rounds[0]} and {cmp.rounds[1]} rounds the smallest possible p is {floor:.3f}, so no "
             "cell can be significant; run both in full mode (`--mode full`) for a verdict.",
+            "",
+        ]
+    elif rows and floor * len(rows) >= ALPHA:
+        # Holm's first step needs p < alpha / m: with few rounds and many cells nothing can pass it.
+        out += [
+            f"Note: with at least {cmp.rounds[0]} and {cmp.rounds[1]} rounds the smallest possible p is "
+            f"{floor:.2g}, and Holm's adjustment over {len(rows)} cells needs one below {ALPHA / len(rows):.2g} "
+            "before any cell can be significant; run both in full mode (`--mode full`, 10 rounds or more) for a "
+            "verdict.",
             "",
         ]
     out += [

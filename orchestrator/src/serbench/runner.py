@@ -1,11 +1,14 @@
-"""Plans the cells of a run and executes them: R rounds, each cell in a fresh process, the order
-shuffled within each round (DESIGN §6), each finished process committed to the store at once."""
+"""Plans the cells of a run and executes them in passes, each cell in a fresh process per round, the
+order shuffled within each pass (DESIGN §6): first the mode's minimum rounds of every cell, then extra
+passes for the cells whose CI is not yet tight, while the run's time budget lasts (docs/methodology.md,
+"Adaptive rounds"). Each finished process is committed to the store at once."""
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
 import json
+import math
 import os
 import random
 import signal
@@ -17,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import envinfo, stats
+from . import envinfo, pinning, stats
 from .harnesses import Harness, HarnessError
 from .store import Store
 
@@ -29,19 +32,65 @@ STDERR_TAIL_BYTES = 16_384
 
 @dataclass(frozen=True)
 class Mode:
+    """How much to measure. `rounds` is the minimum number of fresh processes per cell (pass 1); a
+    cell gets more, one per extra pass, while its 95% CI half-width is above `target_rel_ci` of its
+    time, it has fewer than `max_rounds` and its processes took less than `cell_cap_s`, and the run's
+    time budget lasts (`wall_per_cell_s` x the number of cells, or `time_budget_s` when set)."""
+
     name: str
-    rounds: int
-    budget_ms: int
+    rounds: int  # minimum processes per cell
+    budget_ms: int  # sampling time inside one process
     min_samples: int
     timeout_s: int
     n_boot: int
+    max_rounds: int | None = None  # at most this many processes per cell (None: `rounds`, no extra passes)
+    target_rel_ci: float = 0.0  # stop adding rounds at this CI half-width / time (0: never add)
+    cell_cap_s: float = math.inf  # no more rounds for a cell whose processes took this long in all
+    wall_per_cell_s: float = 0.0  # the run's time budget per cell (0: no budget)
+    time_budget_s: float | None = None  # the run's whole time budget, instead of wall_per_cell_s x cells
+    warmup_k: float = stats.WARMUP_K  # steady-state rule (stats.steady_state); 0 keeps every sample
+
+    @property
+    def cap_rounds(self) -> int:
+        return max(self.rounds, self.max_rounds or self.rounds)
+
+    def run_budget_s(self, n_cells: int) -> float:
+        if self.time_budget_s is not None:
+            return self.time_budget_s or math.inf
+        return self.wall_per_cell_s * n_cells or math.inf
 
 
-# Quick: the whole default matrix in minutes. Full: 7 rounds of 10 s, the classic suite's method
-# (ludocode/schemaless-benchmarks ran each benchmark 7 times for 10 s), plus bootstrap CIs on top.
+# Quick: the whole default matrix (864 cells) in about 13 minutes, about 0.9 s per cell with
+# process start-up: 5 short processes per cell, then extra passes for the cells not yet within 1%.
+# Full: 10 processes of 0.3 s, then extra passes to 0.5%, within 2 hours for the default matrix.
+# 10 rounds, not the classic suite's 7 x 10 s: the spread between processes dominates, so precision
+# comes from processes, and a rank test over ~800 cells needs 10 per side to reach a Holm-adjusted
+# verdict (docs/methodology.md, "compare").
 MODES = {
-    "quick": Mode("quick", rounds=3, budget_ms=100, min_samples=3, timeout_s=180, n_boot=500),
-    "full": Mode("full", rounds=7, budget_ms=10_000, min_samples=10, timeout_s=900, n_boot=2000),
+    "quick": Mode(
+        "quick",
+        rounds=5,
+        budget_ms=40,
+        min_samples=5,
+        timeout_s=180,
+        n_boot=500,
+        max_rounds=20,
+        target_rel_ci=0.01,
+        cell_cap_s=8.0,
+        wall_per_cell_s=0.9,
+    ),
+    "full": Mode(
+        "full",
+        rounds=10,
+        budget_ms=300,
+        min_samples=10,
+        timeout_s=900,
+        n_boot=2000,
+        max_rounds=50,
+        target_rel_ci=0.005,
+        cell_cap_s=60.0,
+        wall_per_cell_s=8.0,
+    ),
 }
 
 
@@ -195,7 +244,7 @@ class Outcome:
         return found[0] if found else None
 
 
-def execute(cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int) -> Outcome:
+def execute(cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int, cpu: int | None = None) -> Outcome:
     """One fresh harness process for one (cell, round). Never raises for a misbehaving harness."""
     with tempfile.TemporaryDirectory(prefix="serbench-") as tmp:
         results, output = Path(tmp) / "results.jsonl", Path(tmp) / "output.bin"
@@ -217,7 +266,7 @@ def execute(cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int) -> Outc
         keep_output = check and cell.test == "typed-encode" and not cell.bench.get("baseline")
         argv += ["--output-file", str(output)] if keep_output else []
         t0 = time.monotonic()
-        code, stderr = run_process(argv, cell.harness.env(), mode.timeout_s)
+        code, stderr = run_process(argv, cell.harness.env(), mode.timeout_s, cpu)
         out = Outcome(
             "ok", None, _read_rows(results), time.monotonic() - t0, output.read_bytes() if output.exists() else None
         )
@@ -225,13 +274,14 @@ def execute(cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int) -> Outc
     return out
 
 
-def run_process(argv: list[str], env: dict | None, timeout_s: float) -> tuple[int | None, str]:
+def run_process(argv: list[str], env: dict | None, timeout_s: float, cpu: int | None = None) -> tuple[int | None, str]:
     """One harness process: (exit code, or None on timeout; the tail of its stderr).
 
     The process gets its own process group, and the whole group is killed when it times out, when
     it is done (stragglers it left), and when we are interrupted (SIGINT, SIGTERM): no harness
     outlives the orchestrator. stdout goes nowhere (results have their own file) and stderr to a
-    file, so a chatty harness can never block on a full pipe.
+    file, so a chatty harness can never block on a full pipe. With `cpu`, the process runs on that
+    core only (pinning.py).
     """
     with tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(
@@ -241,7 +291,7 @@ def run_process(argv: list[str], env: dict | None, timeout_s: float) -> tuple[in
             stderr=err,
             env=env,
             start_new_session=True,
-            preexec_fn=_die_with_parent,
+            preexec_fn=lambda: (_die_with_parent(), pinning.pin_child(cpu)),
         )
         try:
             code: int | None = proc.wait(timeout=timeout_s)
@@ -318,10 +368,10 @@ def _read_rows(path: Path) -> list[dict]:
 Progress = Callable[[int, int, str], None]
 
 
-def _rounds_for(c: Cell, mode: Mode, allocs: bool) -> list[int]:
-    """The timed rounds of a cell, then its extra passes: allocations (not for baselines), and
-    one-record latency on datasets the manifest marks for it."""
-    rounds = list(range(mode.rounds))
+def _extra_rounds_for(c: Cell, allocs: bool) -> list[int]:
+    """A cell's passes after its timed rounds: allocations (not for baselines), and one-record
+    latency on datasets the manifest marks for it."""
+    rounds = []
     if allocs and not c.bench.get("baseline"):
         rounds.append(ALLOC_ROUND)
     if c.typed and c.dataset.get("latency") and not c.bench.get("baseline") and c.test != "typed-access":
@@ -329,47 +379,132 @@ def _rounds_for(c: Cell, mode: Mode, allocs: bool) -> list[int]:
     return rounds
 
 
+def round_medians(per_round: dict[int, list[float]], warmup_k: float) -> dict[int, float]:
+    """Each timed round's median per-iteration time, from its steady state on (stats.steady_state)."""
+    out = {}
+    for rnd, xs in per_round.items():
+        if rnd >= 0 and xs:
+            out[rnd] = stats.median(xs[stats.steady_state(xs, warmup_k) :])
+    return out
+
+
+def pick_extra(candidates: list[tuple[int, float, float]], remaining_s: float) -> list[int]:
+    """Which cells get a round in an extra pass, from (cell id, CI half-width / time, cost of one of its
+    processes in s): the noisiest first, as many as the remaining budget pays for (the rounds go where
+    the noise is; Kalibera & Jones 2013 spend repetitions at the level that varies most)."""
+    chosen, cost = [], 0.0
+    for cid, _, c in sorted(candidates, key=lambda t: (-t[1], t[0])):
+        if cost + c <= remaining_s:
+            chosen.append(cid)
+            cost += c
+    return chosen
+
+
 def run_cells(
-    store: Store, run_id: str, cells: list[Cell], mode: Mode, seed: int, progress: Progress, allocs: bool = True
+    store: Store,
+    run_id: str,
+    cells: list[Cell],
+    mode: Mode,
+    seed: int,
+    progress: Progress,
+    allocs: bool = True,
+    pin: pinning.Pinning | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> None:
-    """Execute every (cell, round) not yet in the store, committing each as soon as it ends.
-    Rounds go in order, cells shuffled within each; a cell that fails or is incorrect drops out."""
+    """Execute the run in passes, committing each process as soon as it ends (docs/methodology.md,
+    "Adaptive rounds"):
+
+    1. the mode's minimum `rounds` of every cell, one pass per round, cells shuffled in each;
+    2. the allocation and latency passes;
+    3. extra passes, one more round each for the cells whose CI over their process medians is wider
+       than `target_rel_ci`, below `max_rounds` and `cell_cap_s`, the noisiest first as far as the
+       run's time budget goes, shuffled.
+
+    Pass k of step 3 gives round number k, so a resumed run continues the pass it stopped in. A cell
+    that fails or is incorrect drops out. Baselines are cells like the others: their noise enters
+    every net time subtracted from them, so they must reach the same target.
+    """
+    pin = pin or pinning.Pinning(None, None, "not asked")
     for c in cells:
         c.id = store.add_cell(run_id, c.row())
+    by_id = {c.id: c for c in cells}
     done = {c.id: store.done_rounds(c.id) for c in cells}
-    plan = {c.id: _rounds_for(c, mode, allocs) for c in cells}
+    meds = {c.id: round_medians(store.samples(c.id), mode.warmup_k) for c in cells}
+    wall = {c.id: sum(r["wall_s"] or 0 for k, r in done[c.id].items() if k >= 0) for c in cells}
+    extra = {c.id: _extra_rounds_for(c, allocs) for c in cells}
+    budget = mode.run_budget_s(len(cells))
+    spent_before, t0 = store.run_wall_s(run_id), clock()
 
-    def bad(c: Cell) -> bool:
-        return any(r["status"] != "ok" for r in done[c.id].values())
+    def spent() -> float:
+        return spent_before + clock() - t0
 
-    def left() -> int:
-        return sum(1 for c in cells if not bad(c) for r in plan[c.id] if r not in done[c.id])
+    def bad(cid: int) -> bool:
+        return any(r["status"] != "ok" for r in done[cid].values())
 
-    finished, total = 0, left()
-    for rnd in list(range(mode.rounds)) + [ALLOC_ROUND, LATENCY_ROUND]:
-        order = [c for c in cells if rnd in plan[c.id] and rnd not in done[c.id] and not bad(c)]
-        random.Random(seed * 1000 + rnd).shuffle(order)
-        for c in order:
-            progress(finished, total, c.label)
-            # The hash is checked in the first process of a cell; later ones skip it.
-            checked = any(r["status"] == "ok" for r in done[c.id].values())
-            out = execute(c, mode, rnd=rnd, check=not checked, seed=seed)
-            store.record_round(
-                c.id,
-                rnd,
-                out.status,
-                out.reason,
-                out.wall_s,
-                out.rows_of("sample"),
-                alloc=out.first("alloc"),
-                check=out.first("check"),
-                latency=out.first("latency"),
-                output=out.output,
-            )
-            done[c.id][rnd] = {"status": out.status}
-            finished += 1
-        total = finished + left()  # cells that dropped out no longer count
-    progress(finished, total, "")
+    def mandatory_left() -> int:
+        need = list(range(mode.rounds))
+        return sum(1 for cid in done if not bad(cid) for r in need + extra[cid] if r not in done[cid])
+
+    finished, total = 0, mandatory_left()
+
+    def one(c: Cell, rnd: int) -> None:
+        nonlocal finished
+        progress(finished, total, c.label)
+        # The hash is checked in the first process of a cell; later ones skip it.
+        checked = any(r["status"] == "ok" for r in done[c.id].values())
+        out = execute(c, mode, rnd=rnd, check=not checked, seed=seed, cpu=pin.harness_cpu)
+        samples = out.rows_of("sample")
+        store.record_round(
+            c.id,
+            rnd,
+            out.status,
+            out.reason,
+            out.wall_s,
+            samples,
+            alloc=out.first("alloc"),
+            check=out.first("check"),
+            latency=out.first("latency"),
+            output=out.output,
+        )
+        done[c.id][rnd] = {"status": out.status, "wall_s": out.wall_s}
+        if rnd >= 0:
+            wall[c.id] += out.wall_s
+            xs = [s["wall_ns"] / s["iterations"] for s in samples if s.get("iterations")]
+            if out.status == "ok" and xs:
+                meds[c.id][rnd] = stats.median(xs[stats.steady_state(xs, mode.warmup_k) :])
+        finished += 1
+
+    with pinning.orchestrator_on(pin):
+        # 1-2: the minimum rounds, then allocations and latency: all of them, whatever the budget.
+        for rnd in list(range(mode.rounds)) + [ALLOC_ROUND, LATENCY_ROUND]:
+            order = [c for c in cells if (rnd >= 0 or rnd in extra[c.id]) and rnd not in done[c.id] and not bad(c.id)]
+            random.Random(seed * 1000 + rnd).shuffle(order)
+            for c in order:
+                one(c, rnd)
+            total = finished + mandatory_left()  # cells that dropped out no longer count
+        # 3: extra passes while cells are not tight and the budget lasts.
+        # Pass k offers each cell still short of the target its next round; a cell skipped by an
+        # earlier pass (the budget did not reach it) gets a lower round number, so rounds stay 0..n-1.
+        for rnd in range(mode.rounds, mode.cap_rounds if mode.target_rel_ci > 0 else mode.rounds):
+            candidates = []
+            for cid in by_id:
+                n = len(meds[cid])
+                if bad(cid) or n > rnd or n in done[cid] or wall[cid] >= mode.cell_cap_s:
+                    continue
+                rel = stats.rel_half_width(list(meds[cid].values()))
+                if rel > mode.target_rel_ci:
+                    candidates.append((cid, rel, wall[cid] / max(1, n)))
+            chosen = pick_extra(candidates, budget - spent())
+            if not chosen:
+                break
+            order = [by_id[cid] for cid in chosen]
+            random.Random(seed * 1000 + rnd).shuffle(order)
+            total = finished + len(order)
+            for c in order:
+                if spent() >= budget:
+                    break
+                one(c, len(meds[c.id]))
+    progress(finished, finished, "")
 
 
 @contextmanager
@@ -385,8 +520,10 @@ def recording_load(store: Store, run_id: str, argv: list[str] | None = None, sna
         store.append_run_env(run_id, "load", segment | ({"argv": argv} if argv is not None else {}))
 
 
-def finalize(store: Store, run_id: str, n_boot: int, seed: int) -> None:
-    """Statistics of every measured cell, then net times against their baselines."""
+def finalize(store: Store, run_id: str, n_boot: int, seed: int, warmup_k: float = stats.WARMUP_K) -> None:
+    """Statistics of every measured cell, then net times against their baselines: with 2+ processes
+    on each side, the Welch t interval over the two cells' process medians (stats.net_ci), else the
+    two-level bootstrap over their samples."""
     rows = store.cells(run_id)
     rounds_of: dict[int, list[list[float]]] = {}
     for r in rows:
@@ -395,7 +532,7 @@ def finalize(store: Store, run_id: str, n_boot: int, seed: int) -> None:
             if not per_round:
                 continue
             rounds_of[r["id"]] = list(per_round.values())
-            s = stats.summarize(rounds_of[r["id"]], random.Random(seed + r["id"]), n_boot)
+            s = stats.summarize(rounds_of[r["id"]], random.Random(seed + r["id"]), n_boot, warmup_k)
             store.update_cell(
                 r["id"],
                 status="ok",
@@ -407,6 +544,11 @@ def finalize(store: Store, run_id: str, n_boot: int, seed: int) -> None:
                 n_samples=s.n,
                 noisy=int(s.noisy),
                 bimodal=int(s.modes is not None),
+                rcv_within=s.rcv_within,
+                cv_between=s.cv_between,
+                rel_ci=s.rel_ci,
+                n_rounds=s.rounds,
+                warmup_dropped=s.warmup_dropped,
             )
     rows = store.cells(run_id)  # again, now with the medians
     by_key = {(r["harness"], r["bench"], r["dataset"], r["format"]): r for r in rows}
@@ -417,5 +559,9 @@ def finalize(store: Store, run_id: str, n_boot: int, seed: int) -> None:
         if b is None or b["id"] not in rounds_of:
             continue
         bmed = b["median_ns"]
-        lo, hi = stats.bootstrap_ci(rounds_of[r["id"]], random.Random(seed - r["id"]), n_boot, minus=rounds_of[b["id"]])
+        mine, base = (stats.trim(rounds_of[x], warmup_k)[0] for x in (r["id"], b["id"]))
+        if min(len(mine), len(base)) >= stats.ROUND_UNIT_MIN:
+            lo, hi = stats.net_ci([stats.median(x) for x in mine], [stats.median(x) for x in base])
+        else:
+            lo, hi = stats.bootstrap_ci(mine, random.Random(seed - r["id"]), n_boot, minus=base)
         store.update_cell(r["id"], baseline_ns=bmed, net_ns=r["median_ns"] - bmed, net_ci_low_ns=lo, net_ci_high_ns=hi)

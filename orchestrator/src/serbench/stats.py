@@ -14,8 +14,12 @@ from statistics import median
 
 MAD_SCALE = 1.4826  # makes the MAD a consistent estimator of sigma under normality (Rousseeuw & Croux 1993)
 OUTLIER_K = 3.0  # "moderately conservative" cut-off of Leys et al. 2013
-NOISY_RCV = 0.05  # cells whose robust CV exceeds 5% are flagged noisy
+NOISY_RCV = 0.05  # the per-cell robust CV that older runs flagged as noisy (kept for the run-level warning)
 NOISY_RUN_RCV = 2 * NOISY_RCV  # a run whose median robust CV is above this is called noisy as a whole
+NOISY_REL_CI = 0.03  # a cell whose 95% CI half-width exceeds 3% of its time is flagged noisy
+ROUND_UNIT_MIN = 2  # from this many rounds on, the process (round) is the unit of replication
+WARMUP_K = 3.0  # steady state: leading samples more than 3 robust SDs above the rest are warm-up
+WARMUP_FLOOR = 0.005  # ... where the robust SD is at least 0.5% of the median (ties give a MAD of 0)
 
 
 # Bimodality (`bimodal`): tuned by simulation (tests/test_trust.py pins the rates).
@@ -122,24 +126,144 @@ def bimodal(xs: list[float]) -> Modes | None:
     return modes if modes.ratio >= BIMODAL_MIN_RATIO else None
 
 
+# --- the process as the unit of replication (Kalibera & Jones 2013) ---------------------------------
+
+_T975 = {1: 12.7062047, 2: 4.30265273, 3: 3.18244631, 4: 2.77644511}
+
+
+def t975(df: int) -> float:
+    """The 0.975 quantile of Student's t with df degrees of freedom: from the tables for df 1 to 4, else
+    the Cornish-Fisher expansion (Abramowitz & Stegun 26.7.5), within 0.001 of the tables for df >= 4."""
+    if df in _T975:
+        return _T975[df]
+    z = 1.959963984540054
+    g = (
+        (z**3 + z) / 4,
+        (5 * z**5 + 16 * z**3 + 3 * z) / 96,
+        (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
+        (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160,
+    )
+    return z + sum(gi / df ** (i + 1) for i, gi in enumerate(g))
+
+
+def _mean_sd(xs: list[float]) -> tuple[float, float]:
+    n = len(xs)
+    m = sum(xs) / n
+    return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+
+
+def process_ci(medians: list[float]) -> tuple[float, float, float]:
+    """(time, CI low, CI high) from the processes' medians: their mean and the 95% Student-t
+    interval, the unit of replication being the process (Kalibera & Jones 2013, "Rigorous benchmarking
+    in reasonable time", ISMM, §3: execution-level means and a t interval). Needs 2 processes."""
+    m, sd = _mean_sd(medians)
+    half = t975(len(medians) - 1) * sd / math.sqrt(len(medians))
+    return m, m - half, m + half
+
+
+def rel_half_width(medians: list[float]) -> float:
+    """The 95% CI half-width over the processes' medians relative to their mean; inf below 2 processes
+    (what adaptive rounds compare with the mode's target)."""
+    if len(medians) < 2:
+        return math.inf
+    m, lo, hi = process_ci(medians)
+    return (hi - lo) / 2 / m if m > 0 else math.inf
+
+
+def net_ci(a: list[float], b: list[float]) -> tuple[float, float]:
+    """95% CI of mean(a) - mean(b) over two sets of process medians (Welch 1947; df by
+    Welch-Satterthwaite): the gross cell's processes and its baseline's."""
+    ma, sa = _mean_sd(a)
+    mb, sb = _mean_sd(b)
+    va, vb = sa**2 / len(a), sb**2 / len(b)
+    d = ma - mb
+    if va + vb == 0:
+        return d, d
+    df = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
+    half = t975(max(1, math.floor(df))) * math.sqrt(va + vb)
+    return d - half, d + half
+
+
+def steady_state(xs: list[float], k: float = WARMUP_K) -> int:
+    """How many leading samples of one process are warm-up: drop sample i while it lies more than k
+    robust SDs (1.4826 MAD, Rousseeuw & Croux 1993; k = 3 as Leys et al. 2013) above the median of the
+    samples after it, and stop at the first that does not. At most half the samples are dropped. A
+    one-sided, leading-only form of a changepoint rule: the steady-state detection of Barrett et al.
+    (2017, "Virtual machine warmup blows hot and cold", OOPSLA) looks for the last changepoint of the
+    series (PELT, Killick et al. 2012); warm-up makes the first samples slower, never faster. k <= 0
+    keeps every sample."""
+    if k <= 0 or len(xs) < 4:
+        return 0
+    dropped = 0
+    while dropped < len(xs) // 2:
+        rest = xs[dropped + 1 :]
+        m = median(rest)
+        s = max(MAD_SCALE * mad(rest), WARMUP_FLOOR * m)
+        if xs[dropped] - m <= k * s:
+            break
+        dropped += 1
+    return dropped
+
+
 @dataclass(frozen=True)
 class Summary:
-    median_ns: float
+    median_ns: float  # the cell's time: mean of the process medians (2+ rounds), else the median
     ci_low_ns: float
     ci_high_ns: float
-    rcv: float
+    rcv: float  # robust CV of all the samples pooled (the figure older runs report)
     outliers: int
     n: int
-    noisy: bool
+    noisy: bool  # the CI half-width is above NOISY_REL_CI of the time
     modes: Modes | None = None
+    rcv_within: float = 0.0  # median over processes of each process's robust CV
+    cv_between: float = 0.0  # robust CV of the process medians
+    rel_ci: float = 0.0  # 95% CI half-width / time
+    rounds: int = 0
+    warmup_dropped: int = 0  # leading samples dropped as warm-up (steady_state), over all processes
 
 
-def summarize(rounds: list[list[float]], rng: random.Random, n_boot: int = 1000) -> Summary:
-    """Per-iteration times grouped by round -> median, 95% CI, robust CV, outliers."""
+def trim(rounds: list[list[float]], warmup_k: float = WARMUP_K) -> tuple[list[list[float]], int]:
+    """Each process's samples from its steady state on, and how many were dropped."""
+    kept, dropped = [], 0
+    for r in rounds:
+        d = steady_state(r, warmup_k)
+        kept.append(r[d:])
+        dropped += d
+    return kept, dropped
+
+
+def summarize(rounds: list[list[float]], rng: random.Random, n_boot: int = 1000, warmup_k: float = WARMUP_K) -> Summary:
+    """Per-iteration times grouped by round (process) -> time, 95% CI, spreads, outliers.
+
+    With ROUND_UNIT_MIN or more processes the process is the unit of replication: the time is the
+    mean of the process medians and the CI their t interval (process_ci), because the spread between
+    fresh processes dominates on the reference machine and a resampling of the samples under-covers
+    (tests/test_timing.py measures both). One process gets the two-level bootstrap over its samples,
+    which says only how precisely that one process was measured."""
+    rounds, dropped = trim(rounds, warmup_k)
     pooled = [x for r in rounds for x in r]
-    lo, hi = bootstrap_ci(rounds, rng, n_boot)
-    rcv = robust_cv(pooled)
-    return Summary(median(pooled), lo, hi, rcv, count_outliers(pooled), len(pooled), rcv > NOISY_RCV, bimodal(pooled))
+    meds = [median(r) for r in rounds]
+    if len(rounds) >= ROUND_UNIT_MIN:
+        mid, lo, hi = process_ci(meds)
+    else:
+        mid = median(pooled)
+        lo, hi = bootstrap_ci(rounds, rng, n_boot)
+    rel = (hi - lo) / 2 / mid if mid > 0 else 0.0
+    return Summary(
+        mid,
+        lo,
+        hi,
+        robust_cv(pooled),
+        count_outliers(pooled),
+        len(pooled),
+        rel > NOISY_REL_CI,
+        bimodal(pooled),
+        rcv_within=median(robust_cv(r) for r in rounds),
+        cv_between=robust_cv(meds) if len(meds) >= 2 else 0.0,
+        rel_ci=rel,
+        rounds=len(rounds),
+        warmup_dropped=dropped,
+    )
 
 
 def mann_whitney_p(a: list[float], b: list[float]) -> float:
@@ -162,6 +286,11 @@ def mann_whitney_p(a: list[float], b: list[float]) -> float:
     r1 = sum(ranks[x] for x in a)
     u = r1 - n1 * (n1 + 1) / 2
     mean_u = n1 * n2 / 2
+    if len(set(allv)) == len(allv) and n1 + n2 <= 120:
+        counts = u_distribution(n1, n2)
+        extreme = abs(u - mean_u)
+        hits = sum(c for uu, c in enumerate(counts) if abs(uu - mean_u) >= extreme - 1e-9)
+        return hits / sum(counts)
     if math.comb(n1 + n2, n1) <= 200_000:
         extreme = abs(u - mean_u)
         hits = total = 0
@@ -177,6 +306,22 @@ def mann_whitney_p(a: list[float], b: list[float]) -> float:
         return 1.0
     z = (abs(u - mean_u) - 0.5) / sd
     return math.erfc(max(z, 0) / math.sqrt(2))
+
+
+def u_distribution(n1: int, n2: int) -> list[int]:
+    """How many of the C(n1+n2, n1) orderings without ties give U = 0, 1, ..., n1*n2: the coefficients
+    of the Gaussian binomial [n1+n2 choose n1]_q = prod_{i=1..n1} (1 - q^(n2+i)) / (1 - q^i)
+    (Andrews 1976, The Theory of Partitions, §3.3). Exact integers, O(n1^2 n2) steps."""
+    size = n1 * n2 + 1
+    poly = [0] * size
+    poly[0] = 1
+    for i in range(1, n1 + 1):
+        k = n2 + i
+        for j in range(size - 1, k - 1, -1):  # times (1 - q^k)
+            poly[j] -= poly[j - k]
+        for j in range(i, size):  # divided by (1 - q^i): a running sum with stride i
+            poly[j] += poly[j - i]
+    return poly
 
 
 def _tie_counts(sorted_xs: list[float]) -> list[int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import secrets
 import shlex
@@ -21,7 +22,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .. import envinfo, runner
+from .. import envinfo, pinning, runner
 from ..compare import compare
 from ..compare import render as render_compare
 from ..compare import to_json as compare_json
@@ -119,16 +120,13 @@ def _run(args, db: Store) -> int:
             setattr(args, k, v)
         if "data_bytes" not in saved:
             args.data_bytes = "reencoded"  # a run from before --data-bytes measured the re-encoded data only
+        if "target_ci" not in saved:
+            # a run from before adaptive rounds: its fixed rounds, every sample kept, as it started
+            args.target_ci, args.max_rounds, args.warmup_k = 0.0, saved.get("rounds"), 0.0
         say(f"resuming run {run_id}")
     else:
         run_id = None
-    mode = runner.MODES[args.mode]
-    # Explicit --rounds / --budget-ms refine the mode's preset (saved with the run for --resume).
-    mode = dataclasses.replace(
-        mode,
-        rounds=mode.rounds if args.rounds is None else args.rounds,
-        budget_ms=mode.budget_ms if args.budget_ms is None else args.budget_ms,
-    )
+    mode = mode_from_args(args)
     options = BuildOptions(
         profile=args.build_profile,
         compiler=args.compiler,
@@ -174,19 +172,37 @@ def _run(args, db: Store) -> int:
                 "out",
                 "rounds",
                 "budget_ms",
+                "pin",
             )
         }
-        saved["rounds"], saved["budget_ms"] = mode.rounds, mode.budget_ms
+        saved |= {
+            "rounds": mode.rounds,
+            "budget_ms": mode.budget_ms,
+            "max_rounds": mode.cap_rounds,
+            "target_ci": mode.target_rel_ci,
+            "cell_cap_s": mode.cell_cap_s if math.isfinite(mode.cell_cap_s) else None,
+            # the whole budget, fixed when the run starts: a resumed run spends what is left of it
+            "time_budget_s": _finite_or_zero(mode.run_budget_s(len(cells))),
+            "warmup_k": mode.warmup_k,
+        }
         saved |= _command_line(args)
         db.claim(run_id)  # before it is visible, so no `--resume` can take it
         db.create_run(run_id, mode.name, saved, envinfo.collect(ROOT, hs), manifest)
     n_real = sum(1 for c in cells if not c.bench.get("baseline"))
-    say(f"run {run_id}: {n_real} cells + {len(cells) - n_real} baselines, {mode.rounds} rounds, {mode.name} mode")
+    pin = pinning.choose(args.pin)
+    db.append_run_env(run_id, "pinning", pin.facts())
+    budget = mode.run_budget_s(len(cells))
+    say(
+        f"run {run_id}: {n_real} cells + {len(cells) - n_real} baselines, {mode.name} mode: {mode.rounds} to "
+        f"{mode.cap_rounds} rounds per cell (to a 95% CI within ±{mode.target_rel_ci:.1%}), "
+        + (f"time budget {budget / 60:.1f} min" if math.isfinite(budget) else "no time budget")
+        + (f"; harness on CPU {pin.harness_cpu}, orchestrator on CPU {pin.orchestrator_cpu}" if pin.on else "")
+    )
     t0 = time.monotonic()
     try:
         with runner.recording_load(db, run_id, _command_line(args)["argv"]):
-            runner.run_cells(db, run_id, cells, mode, args.seed, ProgressBar())
-        runner.finalize(db, run_id, mode.n_boot, args.seed)
+            runner.run_cells(db, run_id, cells, mode, args.seed, ProgressBar(), pin=pin)
+        runner.finalize(db, run_id, mode.n_boot, args.seed, mode.warmup_k)
     except KeyboardInterrupt as e:
         db.finish_run(run_id, "interrupted")
         say(f"\ninterrupted; finished cells are saved. Continue with: ./serbench run --resume {run_id}")
@@ -201,6 +217,38 @@ def _run(args, db: Store) -> int:
         say(f"warning: {warning}")
     say(f"done in {time.monotonic() - t0:.0f} s; report: {out / 'report.md'}; store: {args.db} (run {run_id})")
     return EXIT_OK
+
+
+def _finite_or_zero(x: float) -> float:
+    return x if math.isfinite(x) else 0.0
+
+
+def mode_from_args(args) -> runner.Mode:
+    """The mode's preset refined by explicit options (all saved with the run for --resume):
+    --rounds N sets the minimum processes per cell (and raises the cap to N if it was lower);
+    --max-rounds M the cap (M = N: a fixed count, the classic method); --target-ci PCT the CI
+    half-width at which a cell stops (0: no extra rounds); --cell-cap-s and --time-budget-s the
+    per-cell and whole-run wall budgets (0: none); --budget-ms the sampling time of each process;
+    --warmup-k the steady-state rule (0: keep every sample)."""
+    m = runner.MODES[args.mode]
+    get = lambda name: getattr(args, name, None)  # noqa: E731
+    rounds = m.rounds if get("rounds") is None else args.rounds
+    cap = m.cap_rounds if get("max_rounds") is None else args.max_rounds
+    if get("max_rounds") is not None and get("rounds") is None:
+        rounds = min(rounds, cap)
+    m = dataclasses.replace(
+        m,
+        rounds=rounds,
+        max_rounds=max(rounds, cap),
+        budget_ms=m.budget_ms if get("budget_ms") is None else args.budget_ms,
+        target_rel_ci=m.target_rel_ci if get("target_ci") is None else args.target_ci,
+        warmup_k=m.warmup_k if get("warmup_k") is None else args.warmup_k,
+    )
+    if get("cell_cap_s") is not None:
+        m = dataclasses.replace(m, cell_cap_s=args.cell_cap_s or math.inf)
+    if get("time_budget_s") is not None:
+        m = dataclasses.replace(m, time_budget_s=args.time_budget_s)
+    return m
 
 
 def _command_line(args) -> dict:
@@ -413,6 +461,21 @@ def _int_at_least(low: int, high: int | None = None):
 SEED = _int_at_least(0, 2**64 - 1)
 
 
+def _non_negative(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not v >= 0 or math.isinf(v):
+        raise argparse.ArgumentTypeError(f"{text} is out of range: it must be a finite number, 0 or more")
+    return v
+
+
+def _percent(text: str) -> float:
+    """A percentage on the command line, a fraction inside."""
+    return _non_negative(text) / 100
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="serbench",
@@ -477,10 +540,45 @@ def parser() -> argparse.ArgumentParser:
         "--mode",
         choices=runner.MODES,
         default="quick",
-        help="quick: 3 rounds x 0.1 s per cell (default); full: 7 rounds x 10 s",
+        help="quick (default): 5 to 20 processes of 40 ms per cell, to a CI within ±1%%, ~0.9 s per cell; "
+        "full: 10 to 50 processes of 0.3 s, to ±0.5%%, ~8 s per cell (docs/methodology.md)",
     )
-    s.add_argument("--rounds", type=_int_at_least(1), help="fresh processes per cell (overrides the mode's)")
+    s.add_argument("--rounds", type=_int_at_least(1), help="minimum fresh processes per cell (overrides the mode's)")
+    s.add_argument(
+        "--max-rounds",
+        type=_int_at_least(1),
+        help="at most this many processes per cell (overrides the mode's; equal to --rounds: a fixed count)",
+    )
     s.add_argument("--budget-ms", type=_int_at_least(1), help="sampling time per process in ms (overrides the mode's)")
+    s.add_argument(
+        "--target-ci",
+        type=_percent,
+        metavar="PCT",
+        help="add processes to a cell until its 95%% CI half-width is within PCT %% of its time "
+        "(quick 1, full 0.5; 0: no extra processes)",
+    )
+    s.add_argument(
+        "--cell-cap-s", type=_non_negative, metavar="S", help="no extra processes for a cell after S s (0: no cap)"
+    )
+    s.add_argument(
+        "--time-budget-s",
+        type=_non_negative,
+        metavar="S",
+        help="wall time for the whole run's cells, extra passes stop when it is spent "
+        "(default: quick 0.9 s, full 8 s per cell; 0: no budget)",
+    )
+    s.add_argument(
+        "--warmup-k",
+        type=_non_negative,
+        metavar="K",
+        help="drop a process's leading samples more than K robust SDs above the rest (default 3; 0: keep all)",
+    )
+    s.add_argument(
+        "--pin",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="run each harness process on one core and the orchestrator on another (default: on)",
+    )
     s.add_argument("--out", default=str(ROOT / "results"), help="where <run-id>/report.md goes")
     s.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder")
     s.add_argument("--seed", type=SEED, default=DEFAULT_SEED, help="generator seed (0 to 2^64-1)")

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 from statistics import median
 
 from .. import envinfo
-from ..stats import NOISY_RCV, NOISY_RUN_RCV
+from ..stats import NOISY_REL_CI, NOISY_RUN_RCV
 from .units import fmt_bytes, fmt_count, fmt_ns
 
 TEST_TITLES = [
@@ -49,8 +49,61 @@ def _time_cell(c) -> str:
         fmt_ns(_time(c))
         + (" ⚠ noisy" if c["noisy"] else "")
         + (" ⚠ bimodal" if c["bimodal"] else "")
-        + (" ⚠ ≈ baseline" if _within_baseline(c) else "")
+        + (" ⚠ within baseline noise" if _within_baseline(c) else "")
     )
+
+
+def ranked(rows: list) -> tuple[list, list]:
+    """(rows ranked by time, rows within baseline noise): a row whose net CI reaches zero is never
+    ranked, so it can never look like a winner (a negative net is noise, not speed); those come after
+    the ranked rows, by time too."""
+    rows = sorted(rows, key=_time)
+    return [c for c in rows if not _within_baseline(c)], [c for c in rows if _within_baseline(c)]
+
+
+def _has(c, key: str) -> bool:
+    return key in c.keys() and c[key] is not None
+
+
+def wall_s(run, env: dict) -> float | None:
+    """The time the run's cells took, builds excluded: the load segments (one per invocation, resumes
+    included), else start to finish."""
+    segs = [s.get("wall_s") for s in env.get("load") or [] if s.get("wall_s") is not None]
+    if segs:
+        return sum(segs)
+    return run["finished_at"] - run["started_at"] if run["finished_at"] else None
+
+
+def _duration(s: float) -> str:
+    m, sec = divmod(round(s), 60)
+    h, m = divmod(m, 60)
+    return f"{h} h {m:02d} min" if h else (f"{m} min {sec:02d} s" if m else f"{sec} s")
+
+
+def precision_line(run, cells) -> str:
+    """The run's wall time, its median robust CV and its noisy cells, for the top of the report."""
+    env = json.loads(run["env_json"])
+    measured = [c for c in cells if c["status"] == "ok" and c["rcv"] is not None]
+    parts = []
+    w = wall_s(run, env)
+    if w is not None:
+        parts.append(f"wall time {_duration(w)} (cells only, builds excluded)")
+    if measured:
+        rcv = f"median robust CV {median(c['rcv'] for c in measured):.1%} (all samples of a cell pooled"
+        within = [c["rcv_within"] for c in measured if _has(c, "rcv_within")]
+        between = [c["cv_between"] for c in measured if _has(c, "cv_between")]
+        if within and between:
+            rcv += f"; within a process {median(within):.1%}, between processes {median(between):.1%}"
+        parts.append(rcv + ")")
+        rel = [c["rel_ci"] for c in measured if _has(c, "rel_ci")]
+        if rel:
+            parts.append(f"median 95% CI half-width {median(rel):.2%} of the time")
+            rounds = [c["n_rounds"] for c in measured if _has(c, "n_rounds")]
+            parts.append(f"{min(rounds)} to {max(rounds)} processes per cell (median {median(rounds):g})")
+        noisy = sum(1 for c in measured if c["noisy"] and c["noisy"] & 1)
+        what = f"95% CI half-width above {NOISY_REL_CI:.0%}" if rel else "robust CV above 5%"
+        parts.append(f"{noisy} of {len(measured)} cells noisy ({what})")
+    return ("**Precision:** " + "; ".join(parts) + ".") if parts else ""
 
 
 def _label(c) -> str:
@@ -73,8 +126,8 @@ def run_warnings(run: sqlite3.Row, cells: list[sqlite3.Row]) -> list[str]:
     rcvs = [c["rcv"] for c in cells if c["rcv"] is not None]
     if rcvs and median(rcvs) > NOISY_RUN_RCV:
         out.append(
-            f"this run is noisy: the median robust CV over its {len(rcvs)} measured cells is {median(rcvs):.1%}, far "
-            f"above the {NOISY_RCV:.0%} at which one cell is flagged noisy, so small differences mean little. "
+            f"this run is noisy: the median robust CV over its {len(rcvs)} measured cells is {median(rcvs):.1%}, "
+            f"above {NOISY_RUN_RCV:.0%}, so small differences mean little. "
             "Quiet the machine (`serbench doctor` checks the CPU governor) and run again, or use `--mode full`."
         )
     bimodal = [c for c in cells if c["bimodal"] and c["status"] == "ok"]
@@ -205,7 +258,7 @@ def _typed_section(entry: dict, cells: list, show_lang: bool, show_code: bool) -
     def key(item):
         tests = item[1]
         c = tests.get("typed-decode") or tests.get("typed-access") or tests.get("typed-encode")
-        return _time(c)
+        return (_within_baseline(c), _time(c))  # rows within baseline noise are never ranked: last
 
     def per_test(tests_of_row, column: str, fmt) -> str:
         return " / ".join(fmt(c[column] if c else None) for c in tests_of_row)
@@ -266,6 +319,15 @@ def unfinished_note(run, cells) -> str:
     )
 
 
+def _rounds_text(args: dict) -> str:
+    if args.get("target_ci"):
+        return (
+            f"{args.get('rounds')} to {args.get('max_rounds')} processes per cell, to a 95% CI within "
+            f"±{args['target_ci']:.1%}; CPU pinning {'on' if args.get('pin') else 'off'}"
+        )
+    return f"{args.get('rounds')} rounds per cell"
+
+
 def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     env = json.loads(run["env_json"])
     manifest = json.loads(run["manifest_json"])
@@ -282,27 +344,29 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     if run["status"] != "done":
         out += ["**" + unfinished_note(run, cells) + "**", ""]
     out.append(
-        f"{run['mode']} mode ({args.get('rounds')} rounds per cell), started {started}, status {run['status']}. "
+        f"{run['mode']} mode ({_rounds_text(args)}), started {started}, status {run['status']}. "
         f"Machine: {env.get('cpu_model')}, {env.get('cores')} cores, governor {env.get('governor')}, "
         f"kernel {env.get('kernel')}. {_commit(env)}."
     )
     out += _provenance(args, env)
+    prec = precision_line(run, cells)
+    if prec:
+        out += ["", prec]
     for w in run_warnings(run, cells):
         out += ["", f"> **⚠ Warning:** {w[0].upper() + w[1:]}"]
     out.append("")
     out.append(
         "Cells: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ". "
-        "Times are per operation: the median over all samples of all rounds. **Net** = gross − the "
-        "baseline's median (spec/fairness.md); ± is the 95% bootstrap CI of the net time. "
-        "*Gross/base* is gross time over the baseline's. *⚠ noisy*: robust CV above 5%. *⚠ bimodal*: the "
-        "samples fall into two clusters at least 10% apart, and the median may sit in either. *⚠ ≈ baseline*: "
-        "the net time's CI reaches zero, so the library's own cost is lost in the baseline's noise (a "
-        "negative net is noise, not speed). Incorrect and failed cells are never ranked; they "
-        "are listed at the end with their reasons."
+        "Times are per operation: the mean over a cell's processes of each process's median (one process: "
+        "the median of its samples), warm-up samples dropped (docs/methodology.md). **Net** = gross − the "
+        "baseline's time (spec/fairness.md); the CI is the 95% CI of the net time over processes. "
+        "*Gross/base* is gross time over the baseline's. "
+        f"*⚠ noisy*: the 95% CI half-width is above {NOISY_REL_CI:.0%} of the time. *⚠ bimodal*: the "
+        "samples fall into two clusters at least 10% apart, and the median may sit in either. *⚠ within "
+        "baseline noise*: the net time's CI reaches zero, so the library's own cost is lost in the baseline's "
+        "noise (a negative net is noise, not speed); such rows are not ranked and come after the ranked ones. "
+        "Incorrect and failed cells are never ranked; they are listed at the end with their reasons."
     )
-    rcvs = sorted(c["rcv"] for c in cells if c["rcv"] is not None)
-    if rcvs:
-        out.append(f"Median robust CV over the {len(rcvs)} measured cells: {median(rcvs):.1%}.")
     measures = sorted(
         {(c["harness"], c["test"], c["measures"]) for c in cells if c["measures"] and not c["is_baseline"]}
     )
@@ -334,9 +398,15 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
             out += _typed_section(entry, in_ds, show_lang, show_code)
             continue
         for test, title in TEST_TITLES:
-            rows = sorted((c for c in in_ds if c["test"] == test), key=_time)
-            if rows:
-                out += [f"### {title}", ""] + _table(header, [_row(c, show_lang, show_code) for c in rows]) + [""]
+            good, noise = ranked([c for c in in_ds if c["test"] == test])
+            if good or noise:
+                out += [f"### {title}", ""] + _table(header, [_row(c, show_lang, show_code) for c in good + noise])
+                if noise:
+                    out.append("")
+                    out.append(
+                        f"Not ranked, within baseline noise (listed last): {', '.join(c['bench'] for c in noise)}."
+                    )
+                out.append("")
     alloc_methods = sorted({(c["harness"], c["alloc_method"]) for c in ok if c["alloc_method"]})
     if alloc_methods:
         out += ["Allocs/op, by harness: " + "; ".join(f"{h}: {m}" for h, m in alloc_methods) + "."]
@@ -387,15 +457,23 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
 
 
 def summary(run: sqlite3.Row, cells: list[sqlite3.Row], top: int = 3) -> str:
-    """A short terminal summary: the fastest rows per (dataset, test)."""
+    """A short terminal summary: the fastest rows per (dataset, test), among those whose net CI
+    excludes zero; the rows within baseline noise are named after them, never ranked."""
     lines = []
+    prec = precision_line(run, cells)
+    if prec:
+        lines.append(prec.replace("**", ""))
     ok = [c for c in cells if c["status"] == "ok" and not c["is_baseline"] and c["median_ns"] is not None]
     manifest = json.loads(run["manifest_json"])
     for ds in dataset_order(manifest):
         for test, title in TEST_TITLES:
-            rows = sorted((c for c in ok if c["dataset"] == ds and c["test"] == test), key=_time)[:top]
-            if rows:
-                best = ", ".join(f"{c['harness']}/{c['bench']} ({c['format']}) {_time_cell(c)}" for c in rows)
+            good, noise = ranked([c for c in ok if c["dataset"] == ds and c["test"] == test])
+            if good or noise:
+                best = ", ".join(f"{c['harness']}/{c['bench']} ({c['format']}) {_time_cell(c)}" for c in good[:top])
+                if noise:
+                    names = ", ".join(f"{c['harness']}/{c['bench']} ({c['format']})" for c in noise[:top])
+                    more = f" and {len(noise) - top} more" if len(noise) > top else ""
+                    best += ("; " if best else "") + f"within baseline noise: {names}{more}"
                 lines.append(f"{ds:<13} {title:<12} {best}")
     # counted as the report's "Cells:" line counts them (baselines apart), so the two agree
     bad = [c for c in cells if c["status"] in ("incorrect", "failed")]

@@ -20,6 +20,10 @@ ADDED_COLUMNS = (
     [("output_gzip_bytes", "INTEGER"), ("output_zstd_bytes", "INTEGER")]
     + [(f"lat_{k}", "REAL") for k in LATENCY_FIELDS]
     + [("bimodal", "INTEGER")]  # samples in two clusters (stats.bimodal)
+    # process-level statistics (stats.summarize): within- and between-process spread, CI half-width
+    # relative to the time, processes, warm-up samples dropped
+    + [("rcv_within", "REAL"), ("cv_between", "REAL"), ("rel_ci", "REAL")]
+    + [("n_rounds", "INTEGER"), ("warmup_dropped", "INTEGER")]
 )
 
 SCHEMA = """
@@ -287,6 +291,14 @@ class Store:
             )
             if updates:
                 self.update_cell(cell_id, **updates)
+
+    def run_wall_s(self, run_id: str) -> float:
+        """Wall seconds of every process the run has finished so far (what its time budget counts on
+        resume)."""
+        row = self.db.execute(
+            "SELECT SUM(r.wall_s) AS s FROM rounds r JOIN cells c ON c.id=r.cell_id WHERE c.run_id=?", (run_id,)
+        ).fetchone()
+        return row["s"] or 0.0
 
     def samples(self, cell_id: int) -> dict[int, list[float]]:
         """Per-iteration wall ns, grouped by round."""

@@ -1,0 +1,275 @@
+"""Stable timings (issue 18, part 2): the process is the unit of replication and its CI is honest,
+adaptive rounds stop when a cell is tight and spend the budget where the noise is, passes survive a
+resume, harness processes are pinned, warm-up is dropped, and compare can reach a verdict."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import textwrap
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+from serbench import pinning, runner, stats
+from serbench.cli import mode_from_args, parser
+from serbench.store import Store
+
+from .test_runner import FakeHarness
+
+# --- statistics of a cell ------------------------------------------------------------------------------
+
+
+def _cell_data(rng: random.Random, n_rounds: int, between: float, within: float, n: int = 30) -> list[list[float]]:
+    """Fresh processes whose level varies (log-normal, SD `between`) around 100 ns, each with `n`
+    samples spread by `within` around its level: the reference machine's situation."""
+    out = []
+    for _ in range(n_rounds):
+        level = 100 * math.exp(rng.gauss(0, between))
+        out.append([level * math.exp(rng.gauss(0, within)) for _ in range(n)])
+    return out
+
+
+@pytest.mark.parametrize("n_rounds", [3, 5, 10, 20])
+def test_the_ci_over_process_medians_covers_the_true_time_95_percent_of_the_time(n_rounds):
+    rng = random.Random(18 + n_rounds)
+    trials, hits = 600, 0
+    for _ in range(trials):
+        s = stats.summarize(_cell_data(rng, n_rounds, 0.08, 0.01), rng, 10, warmup_k=0)
+        hits += s.ci_low_ns <= 100 * math.exp(0.08**2 / 2) <= s.ci_high_ns  # the log-normal's mean
+    assert 0.93 <= hits / trials <= 0.975, hits / trials
+
+
+def test_the_old_bootstrap_over_samples_under_covers_when_processes_differ():
+    """Why the CI moved to the process level (docs/methodology.md): resampling samples says how precisely
+    each process was measured, not how much the next process would differ."""
+    rng = random.Random(7)
+    trials = 200
+    hits = 0
+    for _ in range(trials):
+        lo, hi = stats.bootstrap_ci(_cell_data(rng, 3, 0.08, 0.01), rng, 200)
+        hits += lo <= 100 <= hi
+    assert hits / trials < 0.85
+
+
+def test_t_quantiles_match_the_tables():
+    table = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 9: 2.262, 10: 2.228, 20: 2.086, 30: 2.042}
+    for df, t in table.items():
+        assert stats.t975(df) == pytest.approx(t, abs=0.001)
+
+
+def test_the_net_ci_adds_the_baselines_noise():
+    gross, base = [110.0, 112.0, 108.0, 111.0, 109.0], [10.0, 12.0, 8.0, 11.0, 9.0]
+    lo, hi = stats.net_ci(gross, base)
+    assert lo < 100 < hi
+    only_gross = stats.process_ci(gross)
+    assert (hi - lo) > (only_gross[2] - only_gross[1]) * 1.1  # both spreads count (Welch's df is larger)
+
+
+def test_a_cell_reports_within_and_between_process_spread_and_its_ci_width():
+    rng = random.Random(3)
+    s = stats.summarize(_cell_data(rng, 10, 0.05, 0.005), rng, 10, warmup_k=0)
+    assert s.rounds == 10 and s.rcv_within < 0.01 < s.cv_between
+    assert s.rel_ci == pytest.approx((s.ci_high_ns - s.ci_low_ns) / 2 / s.median_ns)
+
+
+# --- warm-up -------------------------------------------------------------------------------------------
+
+
+def test_slow_leading_samples_are_dropped_as_warm_up_and_counted():
+    xs = [300.0, 180.0, 101.0, 100.0, 99.0, 100.5, 100.0, 99.5, 101.0, 100.0]
+    assert stats.steady_state(xs) == 2
+    assert stats.steady_state(xs, k=0) == 0
+    assert stats.steady_state([100.0, 101.0, 99.0, 100.0, 300.0]) == 0  # a late slow sample stays
+    assert stats.steady_state([500.0] * 3 + [100.0] * 3) == 3  # at most half are dropped
+    s = stats.summarize([xs, xs[2:]], random.Random(1), 10)
+    assert s.warmup_dropped == 2 and s.median_ns == 100
+
+
+# --- compare -------------------------------------------------------------------------------------------
+
+
+def test_the_exact_u_distribution_matches_enumeration():
+    for n1, n2 in [(3, 3), (4, 6), (5, 5)]:
+        counts = [0] * (n1 * n2 + 1)
+        for idx in combinations(range(n1 + n2), n1):
+            counts[sum(i + 1 for i in idx) - n1 * (n1 + 1) // 2] += 1
+        assert stats.u_distribution(n1, n2) == counts
+
+
+def test_full_modes_minimum_rounds_can_reach_a_holm_adjusted_verdict_over_800_cells():
+    n = runner.MODES["full"].rounds
+    assert stats.min_possible_p(n, n) < 0.05 / 800
+    # a cleanly separated pair of cells (one overlap) still passes the strictest Holm step
+    a = [100 + i for i in range(n)]
+    b = [100 + n - 1.5 + i for i in range(n)]
+    assert stats.mann_whitney_p(a, b) < 0.05 / 800
+    assert stats.min_possible_p(7, 7) > 0.05 / 800  # the classic 7 rounds cannot
+
+
+# --- adaptive rounds -----------------------------------------------------------------------------------
+
+NOISY = textwrap.dedent(
+    """
+    import json, os, random, sys
+    a = sys.argv[1:]
+    opt = {a[i][2:]: a[i + 1] for i in range(1, len(a) - 1) if a[i].startswith("--")}
+    bench = opt["bench"]
+    log = os.path.join(os.path.dirname(opt["file"]), "calls.jsonl")
+    with open(log, "a") as f:
+        f.write(json.dumps({"bench": bench, "alloc": "--alloc" in a, "cpus": sorted(os.sched_getaffinity(0))}) + "\\n")
+    # a process's level: steady cells vary 0.1% between processes, noisy ones 5%
+    spread = {"noisy": 0.05, "noisier": 0.10}.get(bench, 0.001)
+    level = 1000 * (1 + random.gauss(0, spread))
+    with open(opt["results"], "a") as f:
+        row = lambda **r: f.write(json.dumps(r) + "\\n")
+        if "--alloc" in a:
+            row(kind="alloc", allocs_per_op=1, alloc_bytes_per_op=8, method="fake")
+        else:
+            for i in range(5):
+                row(kind="sample", iterations=10, wall_ns=int(10 * level), cpu_ns=None)
+    """
+)
+
+
+def _setup(tmp_path: Path, benches: list[str]):
+    script = tmp_path / "fake.py"
+    script.write_text(NOISY)
+    (tmp_path / "d.json").write_text("{}")
+    h = FakeHarness(tmp_path, script)
+    ds = {"dataset": "d", "hash": "0" * 16, "files": {"json": {"file": "d.json"}}}
+    bench = lambda b: {"id": b, "library": b, "version": "0", "formats": ["json"], "tests": ["tree"]}  # noqa: E731
+    cells = [runner.Cell(h, bench(b), "tree", ds, "json", tmp_path, None) for b in benches]
+    store = Store(tmp_path / "s.db")
+    store.create_run("r", "test", {}, {}, {"datasets": [ds]})
+    return cells, store
+
+
+def _calls(tmp_path: Path) -> list[dict]:
+    return [json.loads(x) for x in (tmp_path / "calls.jsonl").read_text().splitlines()]
+
+
+def _rounds(store: Store) -> dict[str, int]:
+    return {c["bench"]: len([r for r in store.done_rounds(c["id"]) if r >= 0]) for c in store.cells("r")}
+
+
+ADAPTIVE = runner.Mode(
+    "test", rounds=3, budget_ms=1, min_samples=1, timeout_s=20, n_boot=20, max_rounds=12, target_rel_ci=0.01
+)
+
+
+def test_adaptive_rounds_stop_tight_cells_and_spend_the_rest_where_the_noise_is(tmp_path):
+    cells, store = _setup(tmp_path, ["steady", "noisy"])
+    runner.run_cells(store, "r", cells, ADAPTIVE, seed=1, progress=lambda *a: None)
+    got = _rounds(store)
+    assert got["steady"] == 3  # tight after the minimum: no extra pass
+    assert got["noisy"] == 12  # 5% between processes never gets within 1% in 12: the cap stops it
+    calls = _calls(tmp_path)
+    # pass order: the 3 minimum rounds of both cells, then the alloc pass, then the extra passes
+    assert [c["alloc"] for c in calls[:8]] == [False] * 6 + [True] * 2
+    assert all(c["bench"] == "noisy" and not c["alloc"] for c in calls[8:])
+    runner.finalize(store, "r", 20, 1)
+    by = {c["bench"]: c for c in store.cells("r")}
+    assert by["noisy"]["n_rounds"] == 12 and by["steady"]["n_rounds"] == 3 and by["steady"]["rel_ci"] < 0.01
+
+
+def test_a_time_budget_gives_the_extra_rounds_to_the_noisiest_cells_first(tmp_path):
+    cells, store = _setup(tmp_path, ["steady", "noisy", "noisier"])
+    clock = iter(range(0, 10**6, 100)).__next__  # a fake clock: each reading 100 "seconds" later
+    # Budget so small that one extra process fits: it goes to the noisiest cell.
+    picked = runner.pick_extra([(1, 0.02, 1.0), (2, 0.09, 1.0), (3, 0.05, 1.0)], remaining_s=1.5)
+    assert picked == [2]
+    assert runner.pick_extra([(1, 0.02, 1.0), (2, 0.09, 5.0), (3, 0.05, 1.0)], remaining_s=2.5) == [3, 1]
+    # A spent budget stops the extra passes after the minimum rounds (the fake clock runs fast).
+    mode = runner.Mode(**{**ADAPTIVE.__dict__, "time_budget_s": 5})
+    runner.run_cells(store, "r", cells, mode, seed=1, progress=lambda *a: None, clock=clock)
+    assert _rounds(store) == {"steady": 3, "noisy": 3, "noisier": 3}
+
+
+def test_a_per_cell_cap_stops_a_cell_whose_processes_took_long(tmp_path):
+    cells, store = _setup(tmp_path, ["noisy"])
+    mode = runner.Mode(**{**ADAPTIVE.__dict__, "cell_cap_s": 1e-9})
+    runner.run_cells(store, "r", cells, mode, seed=1, progress=lambda *a: None)
+    assert _rounds(store) == {"noisy": 3}
+
+
+def test_a_resumed_run_continues_the_extra_pass_it_stopped_in(tmp_path):
+    cells, store = _setup(tmp_path, ["steady", "noisy", "noisier"])
+
+    class Stop(Exception):
+        pass
+
+    seen = []
+
+    def progress(done, total, label):
+        seen.append(label)
+        if len(seen) == 11:  # 9 minimum rounds, the alloc pass (3 processes), then into pass 4
+            raise Stop
+
+    with pytest.raises(Stop):
+        runner.run_cells(store, "r", cells, ADAPTIVE, seed=1, progress=progress)
+    before = {(c["id"], r) for c in store.cells("r") for r in store.done_rounds(c["id"])}
+    runner.run_cells(store, "r", cells, ADAPTIVE, seed=1, progress=lambda *a: None)
+    after = {(c["id"], r) for c in store.cells("r") for r in store.done_rounds(c["id"])}
+    assert before < after
+    got = _rounds(store)
+    assert got["steady"] == 3 and got["noisier"] == 12
+    for c in store.cells("r"):  # rounds stay 0..n-1: nothing skipped, nothing run twice
+        timed = sorted(r for r in store.done_rounds(c["id"]) if r >= 0)
+        assert timed == list(range(len(timed)))
+    assert len(_calls(tmp_path)) == len(after)  # no process ran twice
+
+
+# --- pinning -------------------------------------------------------------------------------------------
+
+
+def test_pinning_takes_two_cores_from_the_affinity_mask_or_says_why_not(monkeypatch):
+    monkeypatch.setattr(pinning.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    assert pinning.choose(True) == pinning.Pinning(3, 0)
+    monkeypatch.setattr(pinning.os, "sched_getaffinity", lambda pid: {2})
+    p = pinning.choose(True)
+    assert not p.on and p.facts() == {"pinned": False, "why": "only one CPU is available (CPU 2)"}
+    assert pinning.choose(False).facts() == {"pinned": False, "why": "turned off (--no-pin)"}
+
+
+def test_the_orchestrator_is_pinned_while_cells_run_then_restored(monkeypatch):
+    calls = []
+    monkeypatch.setattr(pinning.os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(pinning.os, "sched_setaffinity", lambda pid, cpus: calls.append((pid, set(cpus))))
+    with pinning.orchestrator_on(pinning.Pinning(1, 0)):
+        assert calls == [(0, {0})]
+    assert calls == [(0, {0}), (0, {0, 1})]
+    calls.clear()
+    with pinning.orchestrator_on(pinning.Pinning(None, None, "one CPU")):
+        pass
+    assert calls == []
+
+
+@pytest.mark.skipif(len(pinning.os.sched_getaffinity(0)) < 2, reason="needs two CPUs")
+def test_harness_processes_run_on_the_harness_core_only(tmp_path):
+    cells, store = _setup(tmp_path, ["steady"])
+    pin = pinning.choose(True)
+    mode = runner.Mode("test", rounds=2, budget_ms=1, min_samples=1, timeout_s=20, n_boot=20)
+    runner.run_cells(store, "r", cells, mode, seed=1, progress=lambda *a: None, pin=pin)
+    assert {tuple(c["cpus"]) for c in _calls(tmp_path)} == {(pin.harness_cpu,)}
+
+
+# --- the command line ----------------------------------------------------------------------------------
+
+
+def test_rounds_and_budget_options_refine_the_modes_knobs():
+    def mode(*argv):
+        return mode_from_args(parser().parse_args(["run", *argv]))
+
+    q = mode()
+    assert (q.rounds, q.cap_rounds, q.budget_ms, q.target_rel_ci) == (5, 20, 40, 0.01)
+    assert mode("--rounds", "7", "--max-rounds", "7").cap_rounds == 7  # a fixed count
+    assert mode("--rounds", "30").cap_rounds == 30  # a minimum above the cap raises the cap
+    assert mode("--max-rounds", "3").rounds == 3
+    assert mode("--target-ci", "0.5").target_rel_ci == 0.005
+    assert mode("--time-budget-s", "60").run_budget_s(864) == 60
+    assert q.run_budget_s(864) == pytest.approx(0.9 * 864)
+    assert mode("--time-budget-s", "0").run_budget_s(864) == math.inf
+    assert mode("--mode", "full").run_budget_s(864) <= 2 * 3600
+    assert parser().parse_args(["run", "--no-pin"]).pin is False and parser().parse_args(["run"]).pin is True
