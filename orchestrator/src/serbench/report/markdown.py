@@ -9,7 +9,7 @@ from statistics import median
 
 from .. import envinfo
 from ..stats import NOISY_RCV, NOISY_RUN_RCV
-from .units import fmt_bytes, fmt_count, fmt_ns
+from .units import fmt_bytes, fmt_count, fmt_instr, fmt_ns
 
 TEST_TITLES = [
     ("write", "Write"),
@@ -53,6 +53,51 @@ def _time_cell(c) -> str:
     )
 
 
+def is_instruction_run(run) -> bool:
+    """A run of `serbench run --measure instructions` (runs before that option measured time)."""
+    return json.loads(run["args_json"]).get("measure") == "instructions"
+
+
+def _instr(c):
+    return c["instr_net"] if c["instr_net"] is not None else c["instructions_per_op"]
+
+
+def _instr_cell(c) -> str:
+    """Net instructions per operation with its warning: a count that a repeat did not reproduce."""
+    return fmt_instr(_instr(c)) + (" ⚠ not deterministic" if c["instr_deterministic"] == 0 else "")
+
+
+def _instr_row(c, show_lang: bool, show_code: bool) -> list[str]:
+    base = c["instr_baseline"]
+    row = [
+        f"{c['library']} ({c['version']})",
+        c["bench"],
+        c["format"],
+        _instr_cell(c),
+        fmt_instr(c["instructions_per_op"]),
+        fmt_instr(base),
+        f"{c['instructions_per_op'] / base:.2f}×" if base else "–",
+    ]
+    if show_code:
+        row.append(fmt_bytes(c["code_size_bytes"]))
+    if show_lang:
+        row.insert(0, c["harness"])
+    return row
+
+
+INSTR_NOTE = (
+    "Instructions per operation, counted by valgrind's cachegrind (no hardware counters): each cell runs "
+    "as three processes with the fixed-count loop (spec/protocol.md `run --iterations N`), N = n1, n2 and n1 "
+    "again, and (I(n2) − I(n1)) / (n2 − n1) is the count of one operation; start-up, loading, the check and "
+    "the warm-up cancel. **Net** = gross − the baseline's count (spec/fairness.md). A count is exact, so it "
+    "needs one round and has no CI; the repeat of N = n1 must count the same, or the cell is marked "
+    "*⚠ not deterministic*. What a count does not capture: memory stalls, cache misses, branch mispredictions, "
+    "the cost of system calls (only the user-space instructions around them are counted), instruction-level "
+    "parallelism and the CPU's frequency. A library that executes fewer, slower instructions (divisions, "
+    "cache-missing loads) can rank better here than in time; read counts beside a time run of the same build."
+)
+
+
 def _label(c) -> str:
     return f"{c['harness']} {c['bench']} {c['test']} {c['dataset']} {c['format']}"
 
@@ -62,6 +107,18 @@ def run_warnings(run: sqlite3.Row, cells: list[sqlite3.Row]) -> list[str]:
     machine, a noisy run, bimodal cells. The report puts them at the top; `run` prints them too."""
     env = json.loads(run["env_json"])
     out = []
+    if is_instruction_run(run):
+        # counts do not depend on the machine's load; what makes them less trustworthy is a cell
+        # whose repeat counted differently
+        varied = [c for c in cells if c["instr_deterministic"] == 0 and c["status"] == "ok" and not c["is_baseline"]]
+        if varied:
+            names = ", ".join(_label(c) for c in varied[:5]) + (", …" if len(varied) > 5 else "")
+            out.append(
+                f"{len(varied)} {'cell is' if len(varied) == 1 else 'cells are'} not deterministic ({names}): the "
+                "same process counted differently twice (or its baseline did), so its count may differ on the next "
+                "run too; a library that seeds a hash table from the OS does this."
+            )
+        return out
     load = envinfo.load_summary(env.get("load") or [])
     if load and load["busy"]:
         cores = env.get("cores") or 1
@@ -278,11 +335,17 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     for c in cells:
         if not c["is_baseline"]:
             counts[c["status"]] = counts.get(c["status"], 0) + 1
+    counting = is_instruction_run(run)
     out = [f"# serbench results: run {run['id']}", ""]
     if run["status"] != "done":
         out += ["**" + unfinished_note(run, cells) + "**", ""]
+    how = (
+        f"instruction counts ({env.get('valgrind') or 'valgrind'}, cachegrind)"
+        if counting
+        else f"{run['mode']} mode ({args.get('rounds')} rounds per cell)"
+    )
     out.append(
-        f"{run['mode']} mode ({args.get('rounds')} rounds per cell), started {started}, status {run['status']}. "
+        f"{how}, started {started}, status {run['status']}. "
         f"Machine: {env.get('cpu_model')}, {env.get('cores')} cores, governor {env.get('governor')}, "
         f"kernel {env.get('kernel')}. {_commit(env)}."
     )
@@ -290,9 +353,10 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     for w in run_warnings(run, cells):
         out += ["", f"> **⚠ Warning:** {w[0].upper() + w[1:]}"]
     out.append("")
-    out.append(
-        "Cells: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ". "
-        "Times are per operation: the median over all samples of all rounds. **Net** = gross − the "
+    legend = (
+        INSTR_NOTE + " Incorrect and failed cells are never ranked; they are listed at the end with their reasons."
+        if counting
+        else "Times are per operation: the median over all samples of all rounds. **Net** = gross − the "
         "baseline's median (spec/fairness.md); ± is the 95% bootstrap CI of the net time. "
         "*Gross/base* is gross time over the baseline's. *⚠ noisy*: robust CV above 5%. *⚠ bimodal*: the "
         "samples fall into two clusters at least 10% apart, and the median may sit in either. *⚠ ≈ baseline*: "
@@ -300,6 +364,7 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
         "negative net is noise, not speed). Incorrect and failed cells are never ranked; they "
         "are listed at the end with their reasons."
     )
+    out.append("Cells: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ". " + legend)
     rcvs = sorted(c["rcv"] for c in cells if c["rcv"] is not None)
     if rcvs:
         out.append(f"Median robust CV over the {len(rcvs)} measured cells: {median(rcvs):.1%}.")
@@ -321,22 +386,27 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
         "Gross/base",
         "Allocs/op",
     ] + (["Code size"] if show_code else [])
+    row_of, key = _row, _time
+    if counting:
+        header = ["Library (version)", "Benchmark", "Format", "Net instr/op", "Gross instr/op", "Baseline instr/op"]
+        header += ["Gross/base"] + (["Code size"] if show_code else [])
+        row_of, key = _instr_row, _instr
     if show_lang:
         header.insert(0, "Lang")
-    ok = [c for c in cells if c["status"] == "ok" and not c["is_baseline"] and c["median_ns"] is not None]
+    ok = [c for c in cells if c["status"] == "ok" and not c["is_baseline"] and key(c) is not None]
     for entry in manifest["datasets"]:
         ds = entry["dataset"]
         in_ds = [c for c in ok if c["dataset"] == ds]
         if not in_ds:
             continue
         out += ["", f"## {ds}", ""]
-        if entry["kind"] == "typed":
+        if entry["kind"] == "typed" and not counting:
             out += _typed_section(entry, in_ds, show_lang, show_code)
             continue
         for test, title in TEST_TITLES:
-            rows = sorted((c for c in in_ds if c["test"] == test), key=_time)
+            rows = sorted((c for c in in_ds if c["test"] == test), key=key)
             if rows:
-                out += [f"### {title}", ""] + _table(header, [_row(c, show_lang, show_code) for c in rows]) + [""]
+                out += [f"### {title}", ""] + _table(header, [row_of(c, show_lang, show_code) for c in rows]) + [""]
     alloc_methods = sorted({(c["harness"], c["alloc_method"]) for c in ok if c["alloc_method"]})
     if alloc_methods:
         out += ["Allocs/op, by harness: " + "; ".join(f"{h}: {m}" for h, m in alloc_methods) + "."]
@@ -381,6 +451,12 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     else:
         out.append("None: every measured cell reproduced the manifest hash.")
     unsupported = [c for c in cells if c["status"] == "unsupported"]
+    if counting:
+        # a harness that cannot be counted says why (its class's instructions_unsupported)
+        whole = sorted({(c["harness"], c["reason"]) for c in unsupported if (c["reason"] or "").startswith("instr")})
+        if whole:
+            out += ["", "Harnesses not counted:", ""] + [f"- {h}: {why}" for h, why in whole]
+        unsupported = [c for c in unsupported if not (c["reason"] or "").startswith("instr")]
     if unsupported:
         out += ["", f"{len(unsupported)} cells were unsupported by their library (see the JSON export)."]
     return "\n".join(out) + "\n"
@@ -389,13 +465,15 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
 def summary(run: sqlite3.Row, cells: list[sqlite3.Row], top: int = 3) -> str:
     """A short terminal summary: the fastest rows per (dataset, test)."""
     lines = []
-    ok = [c for c in cells if c["status"] == "ok" and not c["is_baseline"] and c["median_ns"] is not None]
+    counting = is_instruction_run(run)
+    key, shown = (_instr, lambda c: _instr_cell(c) + " instr/op") if counting else (_time, _time_cell)
+    ok = [c for c in cells if c["status"] == "ok" and not c["is_baseline"] and key(c) is not None]
     manifest = json.loads(run["manifest_json"])
     for ds in dataset_order(manifest):
         for test, title in TEST_TITLES:
-            rows = sorted((c for c in ok if c["dataset"] == ds and c["test"] == test), key=_time)[:top]
+            rows = sorted((c for c in ok if c["dataset"] == ds and c["test"] == test), key=key)[:top]
             if rows:
-                best = ", ".join(f"{c['harness']}/{c['bench']} ({c['format']}) {_time_cell(c)}" for c in rows)
+                best = ", ".join(f"{c['harness']}/{c['bench']} ({c['format']}) {shown(c)}" for c in rows)
                 lines.append(f"{ds:<13} {title:<12} {best}")
     # counted as the report's "Cells:" line counts them (baselines apart), so the two agree
     bad = [c for c in cells if c["status"] in ("incorrect", "failed")]

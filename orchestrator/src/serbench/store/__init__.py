@@ -20,6 +20,10 @@ ADDED_COLUMNS = (
     [("output_gzip_bytes", "INTEGER"), ("output_zstd_bytes", "INTEGER")]
     + [(f"lat_{k}", "REAL") for k in LATENCY_FIELDS]
     + [("bimodal", "INTEGER")]  # samples in two clusters (stats.bimodal)
+    # --measure instructions (instructions.py): gross, baseline and net per operation, whether a
+    # repeat counted the same, and the raw counts (tool, n1, n2, instructions of each process)
+    + [("instructions_per_op", "REAL"), ("instr_baseline", "REAL"), ("instr_net", "REAL")]
+    + [("instr_deterministic", "INTEGER"), ("instr_json", "TEXT")]
 )
 
 SCHEMA = """
