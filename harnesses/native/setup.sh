@@ -2,17 +2,20 @@
 # Set-up and build of the native harness (called by NativeHarness.build, or by hand):
 #   1. install the pinned Debian -dev packages that are missing (apt-get update only then);
 #   2. cmake configure + build into build/<compiler>-<profile>.
-# usage: setup.sh [--profile speed|size] [--compiler gcc|clang] [--deps-only]
+# usage: setup.sh [--profile speed|size] [--compiler gcc|clang] [--deps-only] [--valgrind-only]
+# --valgrind-only installs only valgrind (for `serbench run --measure instructions`, any harness).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 profile=speed
 compiler=gcc
 deps_only=0
+valgrind_only=0
 while [ $# -gt 0 ]; do
   case $1 in
     --profile) profile=$2; shift 2 ;;
     --compiler) compiler=$2; shift 2 ;;
     --deps-only) deps_only=1; shift ;;
+    --valgrind-only) valgrind_only=1; shift ;;
     *) echo "setup.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -34,8 +37,14 @@ libcjson-dev=1.7.15-1+deb12u4
 libjsoncpp-dev=1.9.5-4
 libcbor-dev=0.8.0-2+b1
 libmpack-dev=1.0.5-3
+valgrind=1:3.19.0-1
 "
 TOOLS="cmake ninja-build pkg-config g++"
+# valgrind counts instructions (`serbench run --measure instructions`; docs/methodology.md)
+if [ "$valgrind_only" = 1 ]; then
+  PKGS="valgrind=1:3.19.0-1"
+  TOOLS=""
+fi
 if [ "$compiler" = clang ]; then
   PKGS="$PKGS clang=1:14.0-55.7~deb12u1 lld=1:14.0-55.7~deb12u1"
 fi
@@ -57,6 +66,7 @@ if [ -n "$missing" ]; then
   $sudo apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
 fi
+[ "$valgrind_only" = 1 ] && exit 0
 
 # Boost.JSON (header-only) needs Boost >= 1.75, but Debian 12's libboost1.81-dev conflicts with the
 # libboost1.74-dev installed on the system. So the pinned .deb is downloaded (`apt-get download`, no

@@ -194,8 +194,8 @@ struct Args {
 
 static bool parse_args(int argc, char** argv, Args& a, std::string& err) {
   static const char* flags[] = {"--alloc", "--no-check"};
-  static const char* valued[] = {"--bench",   "--test",      "--format",      "--file", "--expect-hash",
-                                 "--results", "--budget-ms", "--min-samples", "--seed", "--vectors"};
+  static const char* valued[] = {"--bench",     "--test",        "--format", "--file",    "--expect-hash", "--results",
+                                 "--budget-ms", "--min-samples", "--seed",   "--vectors", "--iterations"};
   if (argc < 2) {
     err = "usage: <describe|run|verify|selftest> [options]";
     return false;
@@ -267,7 +267,8 @@ static bool parse_int(const Args& a, const char* key, const char* def, long long
   return true;
 }
 
-static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, long long min_samples);
+static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, long long min_samples,
+                   long long iterations);
 
 static int cmd_run(const BenchInfo& b, const Args& a) {
   for (const char* k : {"--bench", "--test", "--format", "--file", "--expect-hash", "--results"})
@@ -295,6 +296,8 @@ static int cmd_run(const BenchInfo& b, const Args& a) {
     fprintf(stderr, "--seed must be an integer, not '%s'\n", seed_text.c_str());
     return kUsage;
   }
+  long long iterations = 0;  // 0: timed sampling; N > 0: the fixed-count loop (protocol.md step 9)
+  if (a.has("--iterations") && !parse_int(a, "--iterations", "1", 1, iterations)) return kUsage;
   if (budget_ms > LLONG_MAX / 1000000) {
     fprintf(stderr, "--budget-ms %lld is too large\n", budget_ms);
     return kUsage;
@@ -321,7 +324,7 @@ static int cmd_run(const BenchInfo& b, const Args& a) {
   // Whatever a library throws inside the check or the timed loop is its failure on this input.
   std::string reason;
   try {
-    return measure(a, c, out, budget_ms * 1000000LL, min_samples);
+    return measure(a, c, out, budget_ms * 1000000LL, min_samples, iterations);
   } catch (const std::exception& e) {
     reason = std::string("exception: ") + e.what();
   } catch (...) {
@@ -333,8 +336,10 @@ static int cmd_run(const BenchInfo& b, const Args& a) {
   return kRejected;
 }
 
-// The check, then the alloc pass or calibration and samples (protocol.md, `run` steps 2 to 6).
-static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, long long min_samples) {
+// The check, then the alloc pass, the fixed-count loop, or calibration and samples (protocol.md,
+// `run` steps 2 to 6 and 9).
+static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, long long min_samples,
+                   long long iterations) {
   const BenchInfo& b = *c.info;
   std::string err;
   if (!a.has("--no-check")) {
@@ -379,6 +384,20 @@ static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, lo
       r["method"] = "malloc-interpose: malloc/calloc/realloc/memalign calls and requested bytes";
       out.row(r);
     }
+    return kOk;
+  }
+  if (iterations > 0) {
+    // Step 9, the instruction-count mode: one untimed warm-up iteration, then exactly N in one batch.
+    // No clock is read (even the digits of a measured time, formatted into the row, would vary the
+    // count), so the instructions executed depend only on the build, the file and N.
+    if (!c.once(err)) goto fail;
+    for (long long i = 0; i < iterations; i++)
+      if (!c.once(err)) goto fail;
+    J r = kind("sample");
+    r["iterations"] = iterations;
+    r["wall_ns"] = 0;
+    r["cpu_ns"] = nullptr;
+    out.row(r);
     return kOk;
   }
   {

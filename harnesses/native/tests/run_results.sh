@@ -1,6 +1,7 @@
 #!/bin/sh
-# ctest: `run` with a tiny budget writes a valid results file (check, info, samples) and `--alloc`
-# writes an alloc row. Usage: run_results.sh <serbench-native> <vectors dir>
+# ctest: `run` with a tiny budget writes a valid results file (check, info, samples), `--alloc`
+# writes an alloc row and `--iterations N` one sample row of N iterations.
+# Usage: run_results.sh <serbench-native> <vectors dir>
 set -eu
 drv=$1
 vec=$2
@@ -24,6 +25,22 @@ alloc = [r for r in rows if r["kind"] == "alloc"]
 assert len(alloc) == 1 and alloc[0]["allocs_per_op"] == 0, alloc
 print("ok:", len(rows), "rows")
 PY
+# --iterations N (protocol step 9): exactly one sample row of N iterations, no calibration row
+: >"$out"
+"$drv" run --bench hash-object --test tree --format json --file "$vec/all-types.json" \
+  --expect-hash "$hash" --results "$out" --iterations 7
+python3 - "$out" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+samples = [r for r in rows if r["kind"] == "sample"]
+assert len(samples) == 1 and samples[0]["iterations"] == 7, rows
+assert not any("batch" in r for r in rows), rows
+assert rows[0]["kind"] == "check" and rows[0]["ok"] is True, rows[0]
+PY
+rc=0
+"$drv" run --bench hash-object --test tree --format json --file "$vec/all-types.json" \
+  --expect-hash "$hash" --results "$out" --iterations 0 2>/dev/null || rc=$?
+[ "$rc" = 2 ] || { echo "expected exit 2 for --iterations 0, got $rc"; exit 1; }
 # wrong hash -> exit 4 with a failed check row
 rc=0
 "$drv" run --bench hash-object --test tree --format json --file "$vec/all-types.json" \

@@ -224,6 +224,10 @@ def cmd_run(benches, args) -> int:
         if args.alloc:
             out.row("alloc", **alloc_pass(op, arg))
             return EXIT_OK
+        if args.iterations is not None:
+            s = measure.fixed(op, arg, args.iterations)
+            out.row("sample", iterations=s.iterations, wall_ns=s.wall_ns, cpu_ns=s.cpu_ns)
+            return EXIT_OK
         samples, info = measure.sample(op, arg, args.budget_ms * 1_000_000, args.min_samples)
     except Exception as e:
         r = _library_error(op, arg, e)
@@ -291,6 +295,16 @@ def cmd_selftest(benches, args) -> int:
     return EXIT_OK if counts["fail"] == 0 else 1
 
 
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"{v} must be at least 1")
+    return v
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="serbench-python", description="serbench Python harness (spec/protocol.md)")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -309,6 +323,9 @@ def parser() -> argparse.ArgumentParser:
             s.add_argument("--alloc", action="store_true")
             s.add_argument("--no-check", action="store_true", help="skip the hash check (done in an earlier round)")
             s.add_argument("--seed", type=int, default=0)
+            s.add_argument(
+                "--iterations", type=_positive, help="one warm-up, then exactly N iterations in one sample (step 9)"
+            )
     s = sub.add_parser("selftest")
     s.add_argument("--vectors", required=True)
     return p

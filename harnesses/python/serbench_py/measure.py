@@ -1,4 +1,5 @@
-"""The timed loop of the Python harness (spec/protocol.md, `run` steps 3-4).
+"""The timed loop of the Python harness (spec/protocol.md, `run` steps 3-4), and the fixed-count loop
+of step 9 (`--iterations N`).
 
 Clocks are parameters so that tests can drive the loop with a fake clock and get exact numbers.
 """
@@ -79,3 +80,13 @@ def sample(
             c1 = cpu_clock() if cpu_clock else None
         samples.append(Sample(batch, t1 - t0, None if c0 is None else c1 - c0))
     return samples, {"batch": batch, "calibration_ns": cal_ns}
+
+
+def fixed(op: Callable, arg, n: int) -> Sample:
+    """Step 9: one untimed warm-up iteration, then exactly n iterations as one batch, with no clock
+    read (wall_ns 0, cpu_ns None), as in the compiled harnesses, where even the digits of a measured
+    time would vary the count of instructions. The orchestrator counts compiled harnesses only."""
+    _batch(op, arg, 1)
+    with _no_gc():
+        _batch(op, arg, n)
+    return Sample(n, 0, None)

@@ -46,3 +46,10 @@ def test_every_registered_benchmark_names_a_real_capability():
     for b in benches.values():
         assert b.tests, b.id
         assert b.version != "not installed", b.id
+
+
+def test_fixed_count_runs_one_warm_up_then_exactly_n_iterations_in_one_sample():
+    c = OpClock(per_op=1_000)
+    s = measure.fixed(c.op, None, 7)
+    assert c.calls == 8  # the warm-up, then the batch
+    assert s == measure.Sample(iterations=7, wall_ns=0, cpu_ns=None)  # no clock is read

@@ -5,7 +5,7 @@ use serbench_rust::model::{hash_val, ref_decode, Val};
 use serbench_rust::typed::{self, Records, Schema};
 use serbench_rust::{alloc, codesize, hash, measure};
 use serde_json::{json, Value as J};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::io::Write;
 use std::path::Path;
@@ -280,14 +280,16 @@ fn timed_op<'a>(p: &'a Prepared, fmt: &'a str, data: &'a [u8]) -> Box<measure::O
 
 // --- command line ----------------------------------------------------------------------------
 
+// A BTreeMap, not a HashMap: std's HashMap seeds its hasher from the OS, which made the count of
+// instructions of `run --iterations` differ by a few between two runs (protocol.md step 9).
 struct Args {
-    opts: HashMap<String, String>,
+    opts: BTreeMap<String, String>,
     flags: Vec<String>,
 }
 
 impl Args {
     fn parse(argv: &[String], valued: &[&str], flags: &[&str]) -> Result<Args, String> {
-        let mut a = Args { opts: HashMap::new(), flags: Vec::new() };
+        let mut a = Args { opts: BTreeMap::new(), flags: Vec::new() };
         let mut i = 0;
         while i < argv.len() {
             let arg = &argv[i];
@@ -330,7 +332,7 @@ impl Args {
 
 fn usage(msg: &str) -> i32 {
     eprintln!("serbench-rust: {msg}");
-    eprintln!("usage: serbench-rust list | run --bench ID --test T --format F --file P --expect-hash H --results P [--budget-ms N] [--min-samples N] [--alloc] [--latency] [--no-check] [--output-file P] [--seed N] | verify --bench ID --test T --format F --file P | selftest --vectors DIR | size-probes");
+    eprintln!("usage: serbench-rust list | run --bench ID --test T --format F --file P --expect-hash H --results P [--budget-ms N] [--min-samples N] [--alloc] [--latency] [--no-check] [--output-file P] [--seed N] [--iterations N] | verify --bench ID --test T --format F --file P | selftest --vectors DIR | size-probes");
     EXIT_USAGE
 }
 
@@ -551,6 +553,7 @@ fn cmd_run(benches: &[Bench], argv: &[String]) -> i32 {
             "min-samples",
             "seed",
             "output-file",
+            "iterations",
         ],
         &["alloc", "no-check", "latency"],
     ) {
@@ -568,6 +571,12 @@ fn cmd_run(benches: &[Bench], argv: &[String]) -> i32 {
     let (budget_ms, min_samples) = match (a.num("budget-ms", 300), a.num("min-samples", 5), a.num("seed", 0)) {
         (Ok(b), Ok(m), Ok(_)) => (b, m as usize),
         (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return usage(&e),
+    };
+    // 0: timed sampling; N > 0: the fixed-count loop of the instruction-count mode (protocol step 9)
+    let iterations = match a.num("iterations", 0) {
+        Ok(0) if a.get("iterations").is_ok() => return usage("--iterations must be at least 1"),
+        Ok(n) => n,
+        Err(e) => return usage(&e),
     };
     let data = match std::fs::read(file) {
         Ok(d) => d,
@@ -644,6 +653,24 @@ fn cmd_run(benches: &[Bench], argv: &[String]) -> i32 {
                    "method": "global-allocator-counter: alloc/realloc calls and requested bytes, mean of 5 ops; decode rows include the 1 input copy per op"}),
         );
         return EXIT_OK;
+    }
+    if iterations > 0 {
+        // step 9: one untimed warm-up, then exactly N iterations in one batch, nothing clock-driven
+        let fixed = if test.starts_with("typed-") {
+            guarded(|| measure::fixed(&mut *op, iterations))
+        } else {
+            measure::fixed(&mut *op, iterations)
+        };
+        return match fixed {
+            Err(e) => {
+                out.row("error", json!({"reason": e}));
+                EXIT_REJECTED
+            }
+            Ok(n) => {
+                out.row("sample", json!({"iterations": n, "wall_ns": 0, "cpu_ns": null}));
+                EXIT_OK
+            }
+        };
     }
     // typed rows' functions call their crate throughout, so they are guarded as a whole; schemaless
     // rows catch a panic at each library call (adapters::lib), so nothing more is caught here

@@ -1,5 +1,6 @@
 //! The timed loop (spec/protocol.md, `run` steps 3-4): wall time from Instant, thread CPU time
-//! from clock_gettime(CLOCK_THREAD_CPUTIME_ID).
+//! from clock_gettime(CLOCK_THREAD_CPUTIME_ID). The fixed-count loop of step 9
+//! (`fixed`) reads no clock.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -60,6 +61,16 @@ pub fn sample(op: &mut Op, budget_ns: u64, min_samples: usize) -> Result<(Vec<Sa
         samples.push(Sample { iterations: n, wall_ns: wall, cpu_ns: cpu });
     }
     Ok((samples, n, cal_ns))
+}
+
+/// The fixed-count loop of the instruction-count mode (spec/protocol.md, `run` step 9): one
+/// untimed warm-up iteration, then exactly `n` iterations as one batch; returns `n`. No clock is
+/// read, so the instructions executed depend only on the build, the input and `n` (even the
+/// digits of a measured time, formatted into the results row, would vary them).
+pub fn fixed(op: &mut Op, n: u64) -> Result<u64, String> {
+    batch(op, 1)?;
+    batch(op, n)?;
+    Ok(n)
 }
 
 /// A log-bucketed latency histogram (spec/protocol.md `--latency`): bucket (k, j) holds values in

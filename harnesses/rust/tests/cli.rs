@@ -128,3 +128,34 @@ fn run_writes_check_info_and_samples() {
     assert_eq!(code(&["verify", "--bench", "serde_json", "--test", "tree", "--format", "json", "--bogus"]), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn run_iterations_writes_one_sample_of_exactly_n_iterations() {
+    let dir = std::env::temp_dir().join(format!("serbench-rust-iter-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let results = dir.join("r.jsonl");
+    let hash = vector_hash("all-types");
+    let run = |extra: &[&str]| {
+        let _ = std::fs::remove_file(&results);
+        Command::new(BIN)
+            .args(["run", "--bench", "serde_json", "--test", "tree", "--format", "json", "--file"])
+            .arg(vectors_dir().join("all-types.json"))
+            .args(["--expect-hash", &hash, "--results"])
+            .arg(&results)
+            .args(extra)
+            .status()
+            .unwrap()
+            .code()
+    };
+    assert_eq!(run(&["--iterations", "7"]), Some(0));
+    let rows: Vec<serde_json::Value> =
+        std::fs::read_to_string(&results).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let samples: Vec<_> = rows.iter().filter(|r| r["kind"] == "sample").collect();
+    assert_eq!(samples.len(), 1, "{rows:?}");
+    assert_eq!(samples[0]["iterations"], 7);
+    assert!(rows.iter().all(|r| r.get("batch").is_none()), "no calibration: {rows:?}");
+    assert!(rows.iter().any(|r| r["kind"] == "check" && r["ok"] == true));
+    assert_eq!(run(&["--iterations", "3", "--no-check"]), Some(0));
+    assert_eq!(run(&["--iterations", "0"]), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}

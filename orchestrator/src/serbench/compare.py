@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from statistics import median
 
 from . import stats
-from .report.units import fmt_ns
+from .report.units import fmt_instr, fmt_ns
 from .store import Store
 
 ALPHA = 0.05
@@ -77,6 +77,16 @@ class Comparison:
     versions: list[str] = field(default_factory=list)  # library versions that differ (often the point)
     commits: tuple[str | None, str | None] = (None, None)
     dirty: tuple[bool, bool] = (False, False)  # ran from a working tree with uncommitted changes
+    measure: str = "time"  # or "instructions": counts, compared exactly (compare_instructions)
+
+
+class NotComparable(ValueError):
+    """The two runs measured different things (time and instruction counts)."""
+
+
+def measure_of(store: Store, run_id: str) -> str:
+    """What a run measured: `time`, or `instructions` (runs from before --measure measured time)."""
+    return json.loads(store.run(run_id)["args_json"]).get("measure") or "time"
 
 
 def _value(rounds, base, rng):
@@ -155,6 +165,14 @@ def _context(store: Store, cmp: Comparison) -> None:
 
 
 def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int = 1) -> Comparison:
+    measures = measure_of(store, run_a), measure_of(store, run_b)
+    if measures[0] != measures[1]:
+        raise NotComparable(
+            f"run {run_a} measured {measures[0]} and run {run_b} {measures[1]}: a count of instructions and a "
+            "time are not comparable; compare two runs made with the same --measure"
+        )
+    if measures[0] == "instructions":
+        return compare_instructions(store, run_a, run_b)
     ca, every_a = _cells(store, run_a)
     cb, every_b = _cells(store, run_b)
     rows: list[Row] = []
@@ -201,20 +219,99 @@ def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int =
     return cmp
 
 
+def _instr_cells(store: Store, run_id: str) -> tuple[dict, dict]:
+    """(counted cells, every non-baseline cell) by KEY, for instruction-count runs."""
+    measured, every = {}, {}
+    for r in store.cells(run_id):
+        if r["is_baseline"]:
+            continue
+        key = tuple(r[k] for k in KEY)
+        every[key] = r
+        if r["status"] == "ok" and r["instructions_per_op"] is not None:
+            measured[key] = r
+    return measured, every
+
+
+def _net_instr(r) -> float:
+    return r["instr_net"] if r["instr_net"] is not None else r["instructions_per_op"]
+
+
+def compare_instructions(store: Store, run_a: str, run_b: str) -> Comparison:
+    """Two instruction-count runs: per cell the ratio of net counts and a verdict without statistics,
+    since a count has no sampling error: *identical* when gross and baseline counts are equal (hence
+    the net too), *fewer* or *more instructions* otherwise, and *not deterministic* when either side's
+    repeat counted differently (its count could differ again on another run)."""
+    ca, every_a = _instr_cells(store, run_a)
+    cb, every_b = _instr_cells(store, run_b)
+    rows: list[Row] = []
+    versions: set[str] = set()
+    for key in sorted(ca.keys() & cb.keys()):
+        ra, rb = ca[key], cb[key]
+        if ra["version"] != rb["version"]:
+            versions.add(f"{ra['library']} {ra['version']} (A) vs {rb['version']} (B)")
+        a, b = _net_instr(ra), _net_instr(rb)
+        ratio = b / a if a > 0 else math.nan
+        row = Row(key, ra["library"], a, b, ratio, (math.nan, math.nan), math.nan, p_adj=math.nan)
+        if 0 in (ra["instr_deterministic"], rb["instr_deterministic"]):
+            row.verdict = "not deterministic"
+        elif (ra["instructions_per_op"], ra["instr_baseline"]) == (rb["instructions_per_op"], rb["instr_baseline"]):
+            row.verdict = "identical"
+        elif a == b:
+            row.verdict = "same net count"
+        else:
+            row.verdict = "fewer instructions" if b < a else "more instructions"
+        rows.append(row)
+    geo = {}
+    for lib in sorted({r.library for r in rows}):
+        mine = [r.ratio for r in rows if r.library == lib and r.ratio > 0]
+        geo[lib] = Geo(stats.geomean(mine) if mine else math.nan, (math.nan, math.nan), len(mine))
+    keys = sorted(every_a.keys() | every_b.keys())
+    not_compared = [(k, _why_not(k, every_a, every_b)) for k in keys if not (k in ca and k in cb)]
+    cmp = Comparison(run_a, run_b, rows, geo, not_compared, (1, 1), same_run=run_a == run_b, measure="instructions")
+    cmp.versions = sorted(versions)
+    _context(store, cmp)
+    return cmp
+
+
+def _render_instructions(cmp: Comparison, out: list[str]) -> str:
+    rows = cmp.rows
+    same = sum(1 for r in rows if r.verdict == "identical")
+    out += [
+        f"Identical: {same} of {len(rows)} cells.",
+        "",
+        "| Lang | Benchmark | Test | Dataset | Format | A instr/op | B instr/op | B/A | Verdict |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        h, b, t, d, f = r.key
+        ratio = "–" if math.isnan(r.ratio) else f"{r.ratio:.4f}"
+        out.append(
+            f"| {h} | {b} | {t} | {d} | {f} | {fmt_instr(r.a_ns)} | {fmt_instr(r.b_ns)} | {ratio} | {r.verdict} |"
+        )
+    out += ["", "Geometric mean of B/A per library (no CI: counts have no sampling error):", ""]
+    out += ["| Library | Cells | Geomean B/A |", "|---|---|---|"]
+    out += [f"| {lib} | {g.cells} | {g.value:.4f} |" for lib, g in cmp.geo.items()]
+    return out
+
+
 def _fmt_ci(ci: tuple[float, float]) -> str:
     return "–" if any(math.isnan(x) for x in ci) else f"{ci[0]:.3f} – {ci[1]:.3f}"
 
 
 def render(cmp: Comparison) -> str:
     rows = cmp.rows
-    out = [
-        f"# serbench compare: {cmp.run_a} (A) vs {cmp.run_b} (B)",
-        "",
-        "Ratio = B / A of net time per operation (below 1: B is faster). CI: 95% bootstrap. "
+    counting = cmp.measure == "instructions"
+    intro = (
+        "Ratio = B / A of net instructions per operation, counted under valgrind (below 1: B executes fewer). "
+        "A count is exact: the same build on the same data counts the same on every run, so there is no CI "
+        "and no significance test, and *identical* means equal gross and baseline counts. Fewer instructions "
+        "need not mean less time (memory stalls, cache misses and branch mispredictions are not counted)."
+        if counting
+        else "Ratio = B / A of net time per operation (below 1: B is faster). CI: 95% bootstrap. "
         "Significance: two-sided Mann-Whitney U on round medians, Holm-adjusted over all "
-        f"{len(rows)} cells, α = {ALPHA}.",
-        "",
-    ]
+        f"{len(rows)} cells, α = {ALPHA}."
+    )
+    out = [f"# serbench compare: {cmp.run_a} (A) vs {cmp.run_b} (B)", "", intro, ""]
     if cmp.same_run:
         out += [
             f"> **⚠ A and B are the same run ({cmp.run_a}):** every ratio is 1 by construction and nothing can "
@@ -239,6 +336,9 @@ def render(cmp: Comparison) -> str:
             for commit, side, dirty in zip(cmp.commits, "AB", cmp.dirty, strict=True)
         ]
         out += [f"Commits: {', '.join(sides)}.", ""]
+    if counting:
+        out = _render_instructions(cmp, out)
+        return "\n".join(out + _not_compared(cmp)) + "\n"
     floor = stats.min_possible_p(*cmp.rounds) if all(cmp.rounds) else 1.0
     if floor >= ALPHA:
         out += [
@@ -293,6 +393,11 @@ def render(cmp: Comparison) -> str:
         "|---|---|---|---|",
     ]
     out += [f"| {lib} | {g.cells} | {g.value:.3f} | {_fmt_ci(g.ci)} |" for lib, g in cmp.geo.items()]
+    return "\n".join(out + _not_compared(cmp)) + "\n"
+
+
+def _not_compared(cmp: Comparison) -> list[str]:
+    out = []
     if cmp.versions:
         out += ["", "Library versions that differ: " + "; ".join(cmp.versions) + "."]
     if cmp.not_compared:
@@ -305,14 +410,23 @@ def render(cmp: Comparison) -> str:
             "|---|---|---|---|---|---|",
         ]
         out += [f"| {' | '.join(k)} | {why.replace('|', '/')} |" for k, why in cmp.not_compared]
-    return "\n".join(out) + "\n"
+    return out
+
+
+def _finite(x):
+    """NaN (no CI, no p-value) as null: JSON has no NaN."""
+    if isinstance(x, tuple | list):
+        return [_finite(v) for v in x]
+    return None if isinstance(x, float) and math.isnan(x) else x
 
 
 def to_json(cmp: Comparison) -> str:
+    counting = cmp.measure == "instructions"
     return json.dumps(
         {
             "run_a": cmp.run_a,
             "run_b": cmp.run_b,
+            "measure": cmp.measure,
             "same_run": cmp.same_run,
             "machine_differences": cmp.machine,
             "setting_differences": cmp.settings,
@@ -322,18 +436,24 @@ def to_json(cmp: Comparison) -> str:
             "rows": [
                 {
                     "key": r.key,
-                    "a_ns": r.a_ns,
-                    "b_ns": r.b_ns,
-                    "ratio": r.ratio,
-                    "ci": r.ci,
-                    "p": r.p,
-                    "p_adjusted": r.p_adj,
+                    # net ns per operation, or net instructions per operation in an instruction-count run
+                    **(
+                        {"a_instructions": r.a_ns, "b_instructions": r.b_ns}
+                        if counting
+                        else {"a_ns": r.a_ns, "b_ns": r.b_ns}
+                    ),
+                    "ratio": _finite(r.ratio),
+                    "ci": _finite(r.ci),
+                    "p": _finite(r.p),
+                    "p_adjusted": _finite(r.p_adj),
                     "verdict": r.verdict,
                     "ci_and_verdict_differ": bool(r.mark),
                 }
                 for r in cmp.rows
             ],
-            "geomean": {lib: {"value": g.value, "ci": g.ci, "cells": g.cells} for lib, g in cmp.geo.items()},
+            "geomean": {
+                lib: {"value": _finite(g.value), "ci": _finite(g.ci), "cells": g.cells} for lib, g in cmp.geo.items()
+            },
             "not_compared": [{"key": k, "why": why} for k, why in cmp.not_compared],
         },
         indent=1,

@@ -22,8 +22,8 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .. import envinfo, pinning, runner
-from ..compare import compare
+from .. import envinfo, instructions, pinning, runner
+from ..compare import NotComparable, compare
 from ..compare import render as render_compare
 from ..compare import to_json as compare_json
 from ..corpus import build as corpus
@@ -127,6 +127,10 @@ def _run(args, db: Store) -> int:
     else:
         run_id = None
     mode = mode_from_args(args)
+    counting = getattr(args, "measure", "time") == "instructions"
+    if counting:
+        mode = instructions.mode_for(mode)
+        valgrind = instructions.ensure_valgrind(ROOT, say)
     options = BuildOptions(
         profile=args.build_profile,
         compiler=args.compiler,
@@ -173,6 +177,7 @@ def _run(args, db: Store) -> int:
                 "rounds",
                 "budget_ms",
                 "pin",
+                "measure",
             )
         }
         saved |= {
@@ -186,23 +191,38 @@ def _run(args, db: Store) -> int:
             "warmup_k": mode.warmup_k,
         }
         saved |= _command_line(args)
+        env = envinfo.collect(ROOT, hs)
+        if counting:
+            env["valgrind"] = instructions.valgrind_version()
         db.claim(run_id)  # before it is visible, so no `--resume` can take it
-        db.create_run(run_id, mode.name, saved, envinfo.collect(ROOT, hs), manifest)
+        db.create_run(run_id, mode.name, saved, env, manifest)
     n_real = sum(1 for c in cells if not c.bench.get("baseline"))
     pin = pinning.choose(args.pin)
     db.append_run_env(run_id, "pinning", pin.facts())
-    budget = mode.run_budget_s(len(cells))
-    say(
-        f"run {run_id}: {n_real} cells + {len(cells) - n_real} baselines, {mode.name} mode: {mode.rounds} to "
-        f"{mode.cap_rounds} rounds per cell (to a 95% CI within ±{mode.target_rel_ci:.1%}), "
-        + (f"time budget {budget / 60:.1f} min" if math.isfinite(budget) else "no time budget")
-        + (f"; harness on CPU {pin.harness_cpu}, orchestrator on CPU {pin.orchestrator_cpu}" if pin.on else "")
-    )
     t0 = time.monotonic()
+    if counting:
+        say(
+            f"run {run_id}: {n_real} cells + {len(cells) - n_real} baselines, "
+            "instructions counted under valgrind (3 processes per cell)"
+        )
+    else:
+        budget = mode.run_budget_s(len(cells))
+        say(
+            f"run {run_id}: {n_real} cells + {len(cells) - n_real} baselines, {mode.name} mode: {mode.rounds} to "
+            f"{mode.cap_rounds} rounds per cell (to a 95% CI within ±{mode.target_rel_ci:.1%}), "
+            + (f"time budget {budget / 60:.1f} min" if math.isfinite(budget) else "no time budget")
+            + (f"; harness on CPU {pin.harness_cpu}, orchestrator on CPU {pin.orchestrator_cpu}" if pin.on else "")
+        )
     try:
         with runner.recording_load(db, run_id, _command_line(args)["argv"]):
-            runner.run_cells(db, run_id, cells, mode, args.seed, ProgressBar(), pin=pin)
-        runner.finalize(db, run_id, mode.n_boot, args.seed, mode.warmup_k)
+            if counting:
+                instructions.run_cells(db, run_id, cells, mode, args.seed, ProgressBar(), valgrind)
+            else:
+                runner.run_cells(db, run_id, cells, mode, args.seed, ProgressBar(), pin=pin)
+        if counting:
+            instructions.finalize(db, run_id)
+        else:
+            runner.finalize(db, run_id, mode.n_boot, args.seed, mode.warmup_k)
     except KeyboardInterrupt as e:
         db.finish_run(run_id, "interrupted")
         say(f"\ninterrupted; finished cells are saved. Continue with: ./serbench run --resume {run_id}")
@@ -367,7 +387,10 @@ def cmd_report(args) -> int:
 def cmd_compare(args) -> int:
     db = Store(Path(args.db))
     a, b = _pick_run(db, args.run_a), _pick_run(db, args.run_b)
-    result = compare(db, a["id"], b["id"])
+    try:
+        result = compare(db, a["id"], b["id"])
+    except NotComparable as e:
+        raise UserError(str(e)) from None
     if not result.rows:
         raise UserError(
             f"runs {a['id']} and {b['id']} share no measured cell ({len(result.not_compared)} cells measured in one "
@@ -380,6 +403,13 @@ def cmd_compare(args) -> int:
 def cmd_doctor(args) -> int:
     ok = True
     print(f"python {sys.version.split()[0]}: ok" if sys.version_info >= (3, 10) else "python: 3.10+ needed")
+    vg = instructions.valgrind_version()
+    fix = f"sudo apt-get install {instructions.VALGRIND_PIN}"
+    print(
+        f"valgrind: {vg} (for --measure instructions)"
+        if vg
+        else f"valgrind: not found (for --measure instructions: {fix})"
+    )
     gov = envinfo.governor()
     print(
         f"cpu governor: {gov}"
@@ -548,6 +578,14 @@ def parser() -> argparse.ArgumentParser:
         "--max-rounds",
         type=_int_at_least(1),
         help="at most this many processes per cell (overrides the mode's; equal to --rounds: a fixed count)",
+    )
+    s.add_argument(
+        "--measure",
+        choices=("time", "instructions"),
+        default="time",
+        help="time: wall time per operation (default); instructions: instructions per operation counted "
+        "under valgrind (cachegrind), net of the baseline, the same on every run of the same build and data; "
+        "compiled harnesses only (native, rust); ignores --mode's rounds and budget, and skips the allocation pass",
     )
     s.add_argument("--budget-ms", type=_int_at_least(1), help="sampling time per process in ms (overrides the mode's)")
     s.add_argument(

@@ -46,6 +46,9 @@ class Harness:
     folder: str = ""
     #: executables that must be on PATH to build it: {tool: "how to install"}
     toolchain: dict[str, str] = {}
+    #: None when `run --measure instructions` can count this harness's instructions under valgrind
+    #: (a compiled harness); otherwise why it cannot, stored as the reason of its unsupported cells
+    instructions_unsupported: str | None = "the harness does not declare that valgrind can count it"
 
     def __init__(self, root: Path, options: BuildOptions | None = None):
         self.root = root

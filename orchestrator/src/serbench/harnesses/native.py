@@ -22,6 +22,7 @@ class NativeHarness(Harness):
         "g++": "apt-get install -y g++",
         "dpkg-query": "a Debian-based system (the libraries are pinned Debian 12 packages)",
     }
+    instructions_unsupported = None  # compiled: valgrind counts the benchmark's own machine code
 
     @property
     def compiler(self) -> str:

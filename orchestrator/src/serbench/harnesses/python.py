@@ -15,6 +15,11 @@ class PythonHarness(Harness):
     name = "python"
     folder = "harnesses/python"
     toolchain = {"python3": "apt-get install -y python3 python3-venv"}
+    instructions_unsupported = (
+        "not a compiled harness: under valgrind the count would be mostly CPython's interpreter loop, reference "
+        "counting and allocator rather than the library's machine code, at about 50x the run time; instruction "
+        "counts are offered for compiled harnesses"
+    )
 
     @property
     def venv(self) -> Path:

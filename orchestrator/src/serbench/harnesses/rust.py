@@ -16,6 +16,7 @@ class RustHarness(Harness):
     name = "rust"
     folder = "harnesses/rust"
     toolchain = {"cargo": "install Rust with rustup (https://rustup.rs)"}
+    instructions_unsupported = None  # compiled: valgrind counts the benchmark's own machine code
 
     #: release profile settings from harnesses/rust/Cargo.toml, recorded with the run
     PROFILE = {"profile": "release", "opt-level": 3, "lto": "fat", "codegen-units": 1}

@@ -9,7 +9,7 @@ from statistics import median
 
 from .. import envinfo
 from ..stats import NOISY_REL_CI, NOISY_RUN_RCV
-from .units import fmt_bytes, fmt_count, fmt_ns
+from .units import fmt_bytes, fmt_count, fmt_instr, fmt_ns
 
 TEST_TITLES = [
     ("write", "Write"),
@@ -106,6 +106,51 @@ def precision_line(run, cells) -> str:
     return ("**Precision:** " + "; ".join(parts) + ".") if parts else ""
 
 
+def is_instruction_run(run) -> bool:
+    """A run of `serbench run --measure instructions` (runs before that option measured time)."""
+    return json.loads(run["args_json"]).get("measure") == "instructions"
+
+
+def _instr(c):
+    return c["instr_net"] if c["instr_net"] is not None else c["instructions_per_op"]
+
+
+def _instr_cell(c) -> str:
+    """Net instructions per operation with its warning: a count that a repeat did not reproduce."""
+    return fmt_instr(_instr(c)) + (" ⚠ not deterministic" if c["instr_deterministic"] == 0 else "")
+
+
+def _instr_row(c, show_lang: bool, show_code: bool) -> list[str]:
+    base = c["instr_baseline"]
+    row = [
+        f"{c['library']} ({c['version']})",
+        c["bench"],
+        c["format"],
+        _instr_cell(c),
+        fmt_instr(c["instructions_per_op"]),
+        fmt_instr(base),
+        f"{c['instructions_per_op'] / base:.2f}×" if base else "–",
+    ]
+    if show_code:
+        row.append(fmt_bytes(c["code_size_bytes"]))
+    if show_lang:
+        row.insert(0, c["harness"])
+    return row
+
+
+INSTR_NOTE = (
+    "Instructions per operation, counted by valgrind's cachegrind (no hardware counters): each cell runs "
+    "as three processes with the fixed-count loop (spec/protocol.md `run --iterations N`), N = n1, n2 and n1 "
+    "again, and (I(n2) − I(n1)) / (n2 − n1) is the count of one operation; start-up, loading, the check and "
+    "the warm-up cancel. **Net** = gross − the baseline's count (spec/fairness.md). A count is exact, so it "
+    "needs one round and has no CI; the repeat of N = n1 must count the same, or the cell is marked "
+    "*⚠ not deterministic*. What a count does not capture: memory stalls, cache misses, branch mispredictions, "
+    "the cost of system calls (only the user-space instructions around them are counted), instruction-level "
+    "parallelism and the CPU's frequency. A library that executes fewer, slower instructions (divisions, "
+    "cache-missing loads) can rank better here than in time; read counts beside a time run of the same build."
+)
+
+
 def _label(c) -> str:
     return f"{c['harness']} {c['bench']} {c['test']} {c['dataset']} {c['format']}"
 
@@ -115,6 +160,18 @@ def run_warnings(run: sqlite3.Row, cells: list[sqlite3.Row]) -> list[str]:
     machine, a noisy run, bimodal cells. The report puts them at the top; `run` prints them too."""
     env = json.loads(run["env_json"])
     out = []
+    if is_instruction_run(run):
+        # counts do not depend on the machine's load; what makes them less trustworthy is a cell
+        # whose repeat counted differently
+        varied = [c for c in cells if c["instr_deterministic"] == 0 and c["status"] == "ok" and not c["is_baseline"]]
+        if varied:
+            names = ", ".join(_label(c) for c in varied[:5]) + (", …" if len(varied) > 5 else "")
+            out.append(
+                f"{len(varied)} {'cell is' if len(varied) == 1 else 'cells are'} not deterministic ({names}): the "
+                "same process counted differently twice (or its baseline did), so its count may differ on the next "
+                "run too; a library that seeds a hash table from the OS does this."
+            )
+        return out
     load = envinfo.load_summary(env.get("load") or [])
     if load and load["busy"]:
         cores = env.get("cores") or 1
@@ -340,11 +397,17 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     for c in cells:
         if not c["is_baseline"]:
             counts[c["status"]] = counts.get(c["status"], 0) + 1
+    counting = is_instruction_run(run)
     out = [f"# serbench results: run {run['id']}", ""]
     if run["status"] != "done":
         out += ["**" + unfinished_note(run, cells) + "**", ""]
+    how = (
+        f"instruction counts ({env.get('valgrind') or 'valgrind'}, cachegrind)"
+        if counting
+        else f"{run['mode']} mode ({_rounds_text(args)})"
+    )
     out.append(
-        f"{run['mode']} mode ({_rounds_text(args)}), started {started}, status {run['status']}. "
+        f"{how}, started {started}, status {run['status']}. "
         f"Machine: {env.get('cpu_model')}, {env.get('cores')} cores, governor {env.get('governor')}, "
         f"kernel {env.get('kernel')}. {_commit(env)}."
     )
@@ -355,9 +418,10 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     for w in run_warnings(run, cells):
         out += ["", f"> **⚠ Warning:** {w[0].upper() + w[1:]}"]
     out.append("")
-    out.append(
-        "Cells: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ". "
-        "Times are per operation: the mean over a cell's processes of each process's median (one process: "
+    legend = (
+        INSTR_NOTE + " Incorrect and failed cells are never ranked; they are listed at the end with their reasons."
+        if counting
+        else "Times are per operation: the mean over a cell's processes of each process's median (one process: "
         "the median of its samples), warm-up samples dropped (docs/methodology.md). **Net** = gross − the "
         "baseline's time (spec/fairness.md); the CI is the 95% CI of the net time over processes. "
         "*Gross/base* is gross time over the baseline's. "
@@ -367,6 +431,7 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
         "noise (a negative net is noise, not speed); such rows are not ranked and come after the ranked ones. "
         "Incorrect and failed cells are never ranked; they are listed at the end with their reasons."
     )
+    out.append("Cells: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ". " + legend)
     measures = sorted(
         {(c["harness"], c["test"], c["measures"]) for c in cells if c["measures"] and not c["is_baseline"]}
     )
@@ -385,22 +450,28 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
         "Gross/base",
         "Allocs/op",
     ] + (["Code size"] if show_code else [])
+    row_of, key = _row, _time
+    if counting:
+        header = ["Library (version)", "Benchmark", "Format", "Net instr/op", "Gross instr/op", "Baseline instr/op"]
+        header += ["Gross/base"] + (["Code size"] if show_code else [])
+        row_of, key = _instr_row, _instr
     if show_lang:
         header.insert(0, "Lang")
-    ok = [c for c in cells if c["status"] == "ok" and not c["is_baseline"] and c["median_ns"] is not None]
+    ok = [c for c in cells if c["status"] == "ok" and not c["is_baseline"] and key(c) is not None]
     for entry in manifest["datasets"]:
         ds = entry["dataset"]
         in_ds = [c for c in ok if c["dataset"] == ds]
         if not in_ds:
             continue
         out += ["", f"## {ds}", ""]
-        if entry["kind"] == "typed":
+        if entry["kind"] == "typed" and not counting:
             out += _typed_section(entry, in_ds, show_lang, show_code)
             continue
         for test, title in TEST_TITLES:
-            good, noise = ranked([c for c in in_ds if c["test"] == test])
+            rows = [c for c in in_ds if c["test"] == test]
+            good, noise = (sorted(rows, key=key), []) if counting else ranked(rows)
             if good or noise:
-                out += [f"### {title}", ""] + _table(header, [_row(c, show_lang, show_code) for c in good + noise])
+                out += [f"### {title}", ""] + _table(header, [row_of(c, show_lang, show_code) for c in good + noise])
                 if noise:
                     out.append("")
                     out.append(
@@ -451,6 +522,12 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     else:
         out.append("None: every measured cell reproduced the manifest hash.")
     unsupported = [c for c in cells if c["status"] == "unsupported"]
+    if counting:
+        # a harness that cannot be counted says why (its class's instructions_unsupported)
+        whole = sorted({(c["harness"], c["reason"]) for c in unsupported if (c["reason"] or "").startswith("instr")})
+        if whole:
+            out += ["", "Harnesses not counted:", ""] + [f"- {h}: {why}" for h, why in whole]
+        unsupported = [c for c in unsupported if not (c["reason"] or "").startswith("instr")]
     if unsupported:
         out += ["", f"{len(unsupported)} cells were unsupported by their library (see the JSON export)."]
     return "\n".join(out) + "\n"
@@ -463,13 +540,16 @@ def summary(run: sqlite3.Row, cells: list[sqlite3.Row], top: int = 3) -> str:
     prec = precision_line(run, cells)
     if prec:
         lines.append(prec.replace("**", ""))
-    ok = [c for c in cells if c["status"] == "ok" and not c["is_baseline"] and c["median_ns"] is not None]
+    counting = is_instruction_run(run)
+    key, shown = (_instr, lambda c: _instr_cell(c) + " instr/op") if counting else (_time, _time_cell)
+    ok = [c for c in cells if c["status"] == "ok" and not c["is_baseline"] and key(c) is not None]
     manifest = json.loads(run["manifest_json"])
     for ds in dataset_order(manifest):
         for test, title in TEST_TITLES:
-            good, noise = ranked([c for c in ok if c["dataset"] == ds and c["test"] == test])
+            rows = [c for c in ok if c["dataset"] == ds and c["test"] == test]
+            good, noise = (sorted(rows, key=key), []) if counting else ranked(rows)
             if good or noise:
-                best = ", ".join(f"{c['harness']}/{c['bench']} ({c['format']}) {_time_cell(c)}" for c in good[:top])
+                best = ", ".join(f"{c['harness']}/{c['bench']} ({c['format']}) {shown(c)}" for c in good[:top])
                 if noise:
                     names = ", ".join(f"{c['harness']}/{c['bench']} ({c['format']})" for c in noise[:top])
                     more = f" and {len(noise) - top} more" if len(noise) > top else ""

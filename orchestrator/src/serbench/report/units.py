@@ -24,3 +24,10 @@ def fmt_bytes(n: float | None) -> str:
 
 def fmt_count(n: float | None) -> str:
     return "–" if n is None else f"{n:,.0f}"
+
+
+def fmt_instr(n: float | None) -> str:
+    """Instructions per operation: a mean over the k extra iterations, so it can have a fraction."""
+    if n is None:
+        return "–"
+    return f"{n:,.0f}" if abs(n) >= 100 else f"{n:,.1f}"

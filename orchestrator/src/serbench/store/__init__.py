@@ -24,6 +24,10 @@ ADDED_COLUMNS = (
     # relative to the time, processes, warm-up samples dropped
     + [("rcv_within", "REAL"), ("cv_between", "REAL"), ("rel_ci", "REAL")]
     + [("n_rounds", "INTEGER"), ("warmup_dropped", "INTEGER")]
+    # --measure instructions (instructions.py): gross, baseline and net per operation, whether a
+    # repeat counted the same, and the raw counts (tool, n1, n2, instructions of each process)
+    + [("instructions_per_op", "REAL"), ("instr_baseline", "REAL"), ("instr_net", "REAL")]
+    + [("instr_deterministic", "INTEGER"), ("instr_json", "TEXT")]
 )
 
 SCHEMA = """

@@ -1,0 +1,318 @@
+"""The deterministic mode, `serbench run --measure instructions` (DESIGN §6, docs/methodology.md
+"Instruction counts"): each cell runs under valgrind's cachegrind, which counts the instructions the
+process executes without hardware counters, and the result is instructions per operation, net of
+the baseline counted the same way.
+
+A cell is run three times, each a fresh process with the same argv, environment and file paths,
+under `setarch -R` (no address-space randomisation), with the fixed-count loop of spec/protocol.md
+`run` step 9 (`--iterations N`):
+
+    N = n1          -> I1      (start-up, load, check, one warm-up iteration, n1 iterations, exit)
+    N = n2 = n1 + k -> I2
+    N = n1 again    -> I1'     (the same process again: I1' == I1 or the cell is not deterministic)
+
+instructions per operation = (I2 − I1) / k: everything but the k extra iterations is the same in both
+runs and cancels. A count is exact, so a cell needs one such pair, not rounds, and has no CI; the
+repeat proves the count reproduces (a library that seeds a hash function from the OS, say, does not).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import fcntl
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from . import runner
+from .harnesses import HarnessError
+from .runner import Cell, Mode, Outcome
+from .store import Store
+
+#: the valgrind tool and options. cachegrind with the cache simulation off counts instructions
+#: (the Ir event) and nothing else, which makes it the cheapest tool that prints a total: on a
+#: size-2 native cell it ran in 0.85x callgrind's time (docs/methodology.md, "Instruction counts").
+TOOL = ["--tool=cachegrind", "--cache-sim=no", "--branch-sim=no"]
+#: follow the native driver's execve into its bench-<id> executable; each process writes its own file
+VALGRIND_OPTS = ["--trace-children=yes"]
+#: bytes of input the k extra iterations process together: enough that the per-iteration count is
+#: averaged over many operations (heap state varies a little from one iteration to the next), few
+#: enough that a size-5 cell is not minutes under valgrind
+TARGET_BYTES = 1_000_000
+MAX_EXTRA = 1000
+N1 = 1
+#: valgrind runs programs 20-100x slower (its manual; cachegrind without the cache simulation sits
+#: at the low end): the cell timeout of the time mode is scaled by this
+SLOWDOWN = 50
+#: the environment of every counted process: fixed, so two runs start from the same initial stack
+#: (valgrind counts the dynamic loader's and libc's start-up, which walk the environment)
+FIXED_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C"}
+#: Debian 12's valgrind, the version harnesses/native/setup.sh pins
+VALGRIND_PIN = "valgrind=1:3.19.0-1"
+
+#: rounds of a cell in the store: the two counts and the repeat
+ROUND_N1, ROUND_N2, ROUND_REPEAT = 0, 1, 2
+
+
+class ValgrindMissing(HarnessError):
+    """valgrind is not installed and could not be installed."""
+
+
+def valgrind() -> str | None:
+    return shutil.which("valgrind")
+
+
+def ensure_valgrind(root: Path, say: Callable[[str], None]) -> str:
+    """The path of valgrind, installing Debian 12's pinned package with the native harness's set-up
+    script when it is missing (it uses sudo when not root)."""
+    found = valgrind()
+    if found:
+        return found
+    setup = root / "harnesses" / "native" / "setup.sh"
+    say(f"valgrind not found: installing {VALGRIND_PIN} ({setup} --valgrind-only)")
+    try:
+        subprocess.run([str(setup), "--valgrind-only"], check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise ValgrindMissing(
+            f"valgrind is needed for --measure instructions and could not be installed ({e}); "
+            f"install it with: sudo apt-get install {VALGRIND_PIN}"
+        ) from e
+    found = valgrind()
+    if not found:
+        raise ValgrindMissing(f"valgrind is still not on PATH; install it with: sudo apt-get install {VALGRIND_PIN}")
+    return found
+
+
+def valgrind_version() -> str | None:
+    exe = valgrind()
+    if not exe:
+        return None
+    try:
+        return subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30).stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+# --- parsing valgrind's output ------------------------------------------------------------------
+
+_SUMMARY = re.compile(r"^(?:summary|totals):\s+(\d+)", re.MULTILINE)
+_EVENTS = re.compile(r"^events:\s+(.+)$", re.MULTILINE)
+
+
+class CountError(ValueError):
+    """An output file of valgrind without an instruction total."""
+
+
+def parse_total(text: str) -> int:
+    """The instructions (Ir) a cachegrind or callgrind output file counts: its `summary:` line
+    (cachegrind; callgrind also writes `totals:`), whose first number is Ir when `events:` starts
+    with Ir, as it does with the cache simulation off."""
+    events = _EVENTS.search(text)
+    if events is None or events.group(1).split()[0] != "Ir":
+        raise CountError("no `events: Ir ...` line: not a cachegrind/callgrind output file")
+    m = _SUMMARY.search(text)
+    if m is None:
+        raise CountError("no `summary:` or `totals:` line (the process did not finish writing it)")
+    return int(m.group(1))
+
+
+def total_of(folder: Path, prefix: str) -> int:
+    """Instructions of every process a counted run started: one output file per process (the pid
+    in its name). The native driver replaces itself with its benchmark (execve); valgrind counts the
+    image before the exec in a file of its own or not at all, the same way in every run."""
+    files = sorted(folder.glob(prefix + "*"))
+    if not files:
+        raise CountError("valgrind wrote no output file")
+    return sum(parse_total(f.read_text(errors="replace")) for f in files)
+
+
+# --- the arithmetic -----------------------------------------------------------------------------
+
+
+def extra_iterations(input_bytes: int) -> int:
+    """k, the extra iterations of the second run: about TARGET_BYTES of input in all, 1 to MAX_EXTRA."""
+    return max(1, min(MAX_EXTRA, round(TARGET_BYTES / max(1, input_bytes))))
+
+
+def per_op(total_n1: int, total_n2: int, n1: int, n2: int) -> float:
+    """(I(n2) − I(n1)) / (n2 − n1): the instructions of one operation."""
+    if n2 <= n1:
+        raise ValueError(f"n2 ({n2}) must exceed n1 ({n1})")
+    return (total_n2 - total_n1) / (n2 - n1)
+
+
+def iterations_arg(n: int, width: int) -> str:
+    """N zero-padded to a fixed width, so both runs' argv, and so their initial stacks, have the same
+    length (every harness parses "0401" as 401)."""
+    return str(n).rjust(width, "0")
+
+
+# --- running ------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def work_dir():
+    """The folder every counted process writes to: one fixed path per user, so argv and the files'
+    paths are byte for byte the same in every run. A lock keeps two serbench processes out of it at
+    once (the second waits)."""
+    folder = Path(tempfile.gettempdir()) / f"serbench-instructions-{os.getuid()}"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    fd = os.open(folder / ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"waiting: another serbench process counts instructions in {folder}", file=sys.stderr, flush=True)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield folder
+    finally:
+        os.close(fd)
+
+
+def _clear(folder: Path) -> None:
+    for f in folder.iterdir():
+        if f.name != ".lock":
+            f.unlink()
+
+
+def fixed_env(harness) -> dict:
+    """FIXED_ENV plus what the harness sets itself (its env() minus ours)."""
+    own = harness.env() or {}
+    return FIXED_ENV | {k: v for k, v in own.items() if os.environ.get(k) != v and k not in FIXED_ENV}
+
+
+def count(cell: Cell, n: int, width: int, folder: Path, mode: Mode, seed: int, exe: str) -> tuple[Outcome, int | None]:
+    """One counted process of a cell: (its outcome, the instructions valgrind counted or None)."""
+    _clear(folder)
+    results, out_prefix = folder / "results.jsonl", "cachegrind.out."
+    opts = {
+        "bench": cell.bench["id"],
+        "test": cell.test,
+        "format": cell.format,
+        "file": cell.file,
+        "expect-hash": cell.dataset["hash"],
+        "results": results,
+        "seed": seed,
+        "iterations": iterations_arg(n, width),
+    }
+    argv = ["setarch", "-R", exe, *TOOL, *VALGRIND_OPTS]
+    argv += [f"--cachegrind-out-file={folder / out_prefix}%p", f"--log-file={folder / 'valgrind.log'}"]
+    argv += cell.harness.command() + ["run"] + [a for k, v in opts.items() for a in (f"--{k}", str(v))]
+    t0 = time.monotonic()
+    code, stderr = runner.run_process(argv, fixed_env(cell.harness), mode.timeout_s)
+    out = Outcome("ok", None, runner._read_rows(results), time.monotonic() - t0)
+    log = (folder / "valgrind.log").read_text(errors="replace") if (folder / "valgrind.log").exists() else ""
+    out.status, out.reason = runner._judge(out, code, stderr or log[-2000:], 0, mode)
+    total = None
+    if out.status == "ok":
+        try:
+            total = total_of(folder, out_prefix)
+        except CountError as e:
+            out.status, out.reason = "failed", f"valgrind: {e}"
+    _clear(folder)
+    return out, total
+
+
+def mode_for(mode: Mode) -> Mode:
+    """The instruction mode's settings: one counted pair per cell, the timeout scaled for valgrind."""
+    return dataclasses.replace(mode, rounds=1, timeout_s=mode.timeout_s * SLOWDOWN)
+
+
+def _counts(row) -> dict:
+    return json.loads(row["instr_json"]) if row["instr_json"] else {}
+
+
+def run_cells(
+    store: Store,
+    run_id: str,
+    cells: list[Cell],
+    mode: Mode,
+    seed: int,
+    progress: runner.Progress,
+    exe: str,
+) -> None:
+    """Count every cell not yet counted, committing each process as it ends (so `--resume` works).
+    Cells of a harness that cannot be counted are stored as unsupported, with the harness's reason."""
+    for c in cells:
+        c.id = store.add_cell(run_id, c.row())
+    rows = {r["id"]: r for r in store.cells(run_id)}
+    todo = []
+    for c in cells:
+        why = c.harness.instructions_unsupported
+        if why and ROUND_N1 not in store.done_rounds(c.id):
+            store.record_round(c.id, ROUND_N1, "unsupported", f"instruction counts: {why}", 0.0, [])
+        elif not why:
+            todo.append(c)
+    finished, total = 0, 3 * len(todo)
+    with work_dir() as folder:
+        for c in todo:
+            k = extra_iterations(c.file.stat().st_size)
+            n2 = N1 + k
+            width = len(str(n2))
+            state = _counts(rows[c.id]) or {"tool": "cachegrind", "n1": N1, "n2": n2, "counts": {}}
+            done = store.done_rounds(c.id)
+            for rnd, n in ((ROUND_N1, N1), (ROUND_N2, n2), (ROUND_REPEAT, N1)):
+                if any(r["status"] != "ok" for r in done.values()):
+                    break
+                if str(rnd) in state["counts"] and rnd in done:
+                    finished += 1
+                    continue
+                progress(finished, total, f"{c.label} (valgrind, N={n})")
+                out, instr = count(c, n, width, folder, mode, seed, exe)
+                if instr is not None:
+                    # the count first: a round is done only when its count is stored too
+                    state["counts"][str(rnd)] = instr
+                    store.update_cell(c.id, instr_json=json.dumps(state))
+                store.record_round(
+                    c.id, rnd, out.status, out.reason, out.wall_s, out.rows_of("sample"), check=out.first("check")
+                )
+                done[rnd] = {"status": out.status}
+                finished += 1
+    progress(finished, total, "")
+
+
+def finalize(store: Store, run_id: str) -> None:
+    """Instructions per operation of every counted cell, then net of its baseline."""
+    for r in store.cells(run_id):
+        state = _counts(r)
+        got = state.get("counts", {})
+        if r["status"] not in ("pending", "ok") or not all(str(k) in got for k in (ROUND_N1, ROUND_N2)):
+            continue
+        gross = per_op(got[str(ROUND_N1)], got[str(ROUND_N2)], state["n1"], state["n2"])
+        repeat = got.get(str(ROUND_REPEAT))
+        deterministic = None if repeat is None else int(repeat == got[str(ROUND_N1)])
+        store.update_cell(r["id"], status="ok", instructions_per_op=gross, instr_deterministic=deterministic)
+    rows = store.cells(run_id)
+    by_key = {(r["harness"], r["bench"], r["dataset"], r["format"]): r for r in rows}
+    for r in rows:
+        if r["instructions_per_op"] is None or r["is_baseline"] or not r["baseline_bench"]:
+            continue
+        b = by_key.get((r["harness"], r["baseline_bench"], r["dataset"], r["format"]))
+        if b is None or b["instructions_per_op"] is None:
+            continue
+        flags = [f for f in (r["instr_deterministic"], b["instr_deterministic"]) if f is not None]
+        store.update_cell(
+            r["id"],
+            instr_baseline=b["instructions_per_op"],
+            instr_net=r["instructions_per_op"] - b["instructions_per_op"],
+            # the net count reproduces only if the cell's and its baseline's both do
+            instr_deterministic=min(flags) if flags else None,
+        )
+
+
+def repeat_difference(c) -> str:
+    """What the repeat of a not-deterministic cell counted, for its reason."""
+    s = _counts(c)
+    got = s.get("counts", {})
+    a, b = got.get(str(ROUND_N1)), got.get(str(ROUND_REPEAT))
+    if a is None or b is None:
+        return ""
+    return f"N={s['n1']} counted {a:,} then {b:,} instructions ({b - a:+,})"

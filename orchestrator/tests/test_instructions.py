@@ -1,0 +1,304 @@
+"""The instruction-count mode (`serbench run --measure instructions`, instructions.py): valgrind's
+output parsed, the two-run arithmetic, the store, the report and compare, and one real count of a
+native cell, twice, that must be identical."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from serbench import instructions, runner
+from serbench.compare import NotComparable, compare, render, to_json
+from serbench.harnesses.base import Harness
+from serbench.harnesses.native import NativeHarness
+from serbench.harnesses.python import PythonHarness
+from serbench.report import markdown
+from serbench.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+VECTORS = ROOT / "vectors"
+
+# The head and tail of a real cachegrind.out file (valgrind 3.19, --cache-sim=no), trimmed.
+CACHEGRIND_OUT = """\
+desc: I1 cache:         32768 B, 64 B, 8-way associative
+desc: D1 cache:         32768 B, 64 B, 8-way associative
+desc: LL cache:         33554432 B, 64 B, 16-way associative
+cmd: /work/harnesses/native/build/gcc-speed/bench-msgpack-c run --bench msgpack-c --iterations 0401
+events: Ir
+fl=???
+fn=0x0000000000001100
+1 4
+fn=msgpack_unpack_next
+0 1203
+summary: 25090218
+"""
+
+# callgrind writes `totals:` and `summary:` (older versions only one of them).
+CALLGRIND_OUT = """\
+# callgrind format
+version: 1
+creator: callgrind-3.19.0
+pid: 22946
+cmd:  /work/bench-msgpack-c run
+part: 1
+positions: line
+events: Ir
+fl=(1) ???
+fn=(1) 0x0000000000001100
+0 4
+totals: 25059407
+"""
+
+
+def test_parse_total_reads_the_summary_line_of_cachegrind():
+    assert instructions.parse_total(CACHEGRIND_OUT) == 25_090_218
+
+
+def test_parse_total_reads_the_totals_line_of_callgrind():
+    assert instructions.parse_total(CALLGRIND_OUT) == 25_059_407
+
+
+def test_parse_total_refuses_a_file_cut_short_or_counting_something_else():
+    with pytest.raises(instructions.CountError, match="summary"):
+        instructions.parse_total(CACHEGRIND_OUT.replace("summary: 25090218\n", ""))
+    with pytest.raises(instructions.CountError, match="events"):
+        instructions.parse_total(CACHEGRIND_OUT.replace("events: Ir", "events: Dr"))
+
+
+def test_total_of_sums_the_output_files_of_every_process(tmp_path):
+    (tmp_path / "cachegrind.out.100").write_text(CACHEGRIND_OUT)
+    (tmp_path / "cachegrind.out.101").write_text(CACHEGRIND_OUT.replace("25090218", "1000"))
+    (tmp_path / "valgrind.log").write_text("==100== I   refs: 1")
+    assert instructions.total_of(tmp_path, "cachegrind.out.") == 25_091_218
+    with pytest.raises(instructions.CountError, match="no output file"):
+        instructions.total_of(tmp_path / "valgrind.log", "x")
+
+
+def test_per_op_is_the_difference_of_the_two_counts_over_the_extra_iterations():
+    # start-up S = 1,000,000, one iteration 2,500: I(1) = S + 2 * 2,500 (with the warm-up), I(401) = S + 402 * 2,500
+    assert instructions.per_op(1_005_000, 2_005_000, 1, 401) == 2_500
+    assert instructions.per_op(10, 13, 1, 3) == 1.5
+    with pytest.raises(ValueError):
+        instructions.per_op(1, 2, 5, 5)
+
+
+def test_extra_iterations_scale_with_the_input_and_stay_within_bounds():
+    assert instructions.extra_iterations(2_500) == 400
+    assert instructions.extra_iterations(250) == instructions.MAX_EXTRA
+    assert instructions.extra_iterations(2_500_000) == 1
+    assert instructions.extra_iterations(0) == instructions.MAX_EXTRA
+
+
+def test_iterations_are_padded_so_both_runs_have_argv_of_one_length():
+    assert instructions.iterations_arg(1, 3) == "001"
+    assert instructions.iterations_arg(401, 3) == "401"
+    assert int(instructions.iterations_arg(7, 4)) == 7
+
+
+def test_the_environment_is_fixed_plus_what_the_harness_sets(monkeypatch, tmp_path):
+    monkeypatch.setenv("SOME_SHELL_VARIABLE", "x")
+    env = instructions.fixed_env(NativeHarness(ROOT))
+    assert env == instructions.FIXED_ENV
+    py = instructions.fixed_env(PythonHarness(ROOT))
+    assert py["PYTHONHASHSEED"] == "0" and "SOME_SHELL_VARIABLE" not in py
+
+
+def test_only_compiled_harnesses_declare_that_they_can_be_counted():
+    assert NativeHarness.instructions_unsupported is None
+    from serbench.harnesses.rust import RustHarness
+
+    assert RustHarness.instructions_unsupported is None
+    assert "not a compiled harness" in PythonHarness.instructions_unsupported
+    assert Harness.instructions_unsupported  # a new harness is not counted until it says it can be
+
+
+# --- the store, finalize, the report and compare, on fake runs ------------------------------------------
+
+MANIFEST = {"datasets": [{"dataset": "size-2", "kind": "schemaless", "hash": "ab", "files": {}, "stats": {}}]}
+
+
+def _run(store: Store, run_id: str, counts: dict[str, dict], repeat_delta: int = 0) -> None:
+    """A finished instruction-count run with a decoder and its baseline, counted as `counts` says."""
+    store.create_run(
+        run_id, "quick", {"measure": "instructions", "rounds": 1}, {"valgrind": "valgrind-3.19.0"}, MANIFEST
+    )
+    for bench, (n1_total, n2_total) in counts.items():
+        cid = store.add_cell(
+            run_id,
+            {
+                "harness": "native",
+                "bench": bench,
+                "test": "tree",
+                "dataset": "size-2",
+                "format": "msgpack",
+                "library": bench,
+                "version": "1",
+                "notes": "",
+                "is_baseline": int(bench == "hash-object"),
+                "baseline_bench": None if bench == "hash-object" else "hash-object",
+            },
+        )
+        again = n1_total + (repeat_delta if bench != "hash-object" else 0)
+        state = {"tool": "cachegrind", "n1": 1, "n2": 401, "counts": {"0": n1_total, "1": n2_total, "2": again}}
+        store.update_cell(cid, instr_json=json.dumps(state))
+        for rnd in (0, 1, 2):
+            store.record_round(cid, rnd, "ok", None, 0.5, [{"iterations": 1, "wall_ns": 0}])
+    instructions.finalize(store, run_id)
+    store.finish_run(run_id)
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store(tmp_path / "s.db")
+    yield s
+    s.close()
+
+
+def test_finalize_stores_gross_baseline_and_net_per_operation(store):
+    _run(store, "r1", {"msgpack-c": (1_000_000, 9_000_000), "hash-object": (900_000, 4_900_000)})
+    cells = {c["bench"]: c for c in store.cells("r1")}
+    c = cells["msgpack-c"]
+    assert c["status"] == "ok"
+    assert c["instructions_per_op"] == 20_000  # (9,000,000 - 1,000,000) / 400
+    assert c["instr_baseline"] == 10_000
+    assert c["instr_net"] == 10_000
+    assert c["instr_deterministic"] == 1
+    assert cells["hash-object"]["instr_net"] is None
+
+
+def test_a_store_from_before_instruction_counts_gains_their_columns(tmp_path):
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE cells (id INTEGER PRIMARY KEY, run_id TEXT NOT NULL, harness TEXT NOT NULL)")
+    db.commit()
+    db.close()
+    Store(path).close()
+    cols = {r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(cells)")}
+    assert {"instructions_per_op", "instr_baseline", "instr_net", "instr_deterministic", "instr_json"} <= cols
+
+
+def test_a_repeat_that_counts_differently_marks_the_cell_not_deterministic(store):
+    _run(store, "r1", {"rmpv": (1_000_000, 9_000_000), "hash-object": (900_000, 4_900_000)}, repeat_delta=46)
+    c = next(c for c in store.cells("r1") if c["bench"] == "rmpv")
+    assert c["instr_deterministic"] == 0
+    assert "+46" in instructions.repeat_difference(c)
+    text = markdown.render(store.run("r1"), store.cells("r1"))
+    assert "⚠ not deterministic" in text
+
+
+def test_report_shows_instructions_per_op_with_net_gross_and_baseline_and_what_counts_miss(store):
+    _run(store, "r1", {"msgpack-c": (1_000_000, 9_000_000), "hash-object": (900_000, 4_900_000)})
+    text = markdown.render(store.run("r1"), store.cells("r1"))
+    assert "| Net instr/op | Gross instr/op | Baseline instr/op | Gross/base |" in text
+    assert "| msgpack-c (1) | msgpack-c | msgpack | 10,000 | 20,000 | 10,000 | 2.00× |" in text
+    assert "instruction counts (valgrind-3.19.0, cachegrind)" in text
+    for missed in ("memory stalls", "cache misses", "branch mispredictions", "system calls", "frequency"):
+        assert missed in text
+    assert "native/msgpack-c (msgpack) 10,000 instr/op" in markdown.summary(store.run("r1"), store.cells("r1"))
+
+
+def test_report_lists_a_harness_that_cannot_be_counted_with_its_reason(store):
+    _run(store, "r1", {"msgpack-c": (1_000_000, 9_000_000), "hash-object": (900_000, 4_900_000)})
+    cid = store.add_cell(
+        "r1",
+        {
+            "harness": "python",
+            "bench": "orjson",
+            "test": "tree",
+            "dataset": "size-2",
+            "format": "json",
+            "library": "orjson",
+            "version": "3",
+            "notes": "",
+            "is_baseline": 0,
+            "baseline_bench": None,
+        },
+    )
+    why = f"instruction counts: {PythonHarness.instructions_unsupported}"
+    store.record_round(cid, 0, "unsupported", why, 0.0, [])
+    text = markdown.render(store.run("r1"), store.cells("r1"))
+    assert "Harnesses not counted:" in text and "- python: instruction counts: not a compiled harness" in text
+
+
+def test_compare_says_identical_when_the_counts_are(store):
+    counts = {"msgpack-c": (1_000_000, 9_000_000), "hash-object": (900_000, 4_900_000)}
+    _run(store, "a", counts)
+    _run(store, "b", counts)
+    cmp = compare(store, "a", "b")
+    assert [r.verdict for r in cmp.rows] == ["identical"]
+    text = render(cmp)
+    assert "Identical: 1 of 1 cells." in text and "no CI" in text.replace("there is no CI", "no CI")
+    assert "| 10,000 | 10,000 | 1.0000 | identical |" in text
+    assert json.loads(to_json(cmp))["rows"][0]["a_instructions"] == 10_000
+
+
+def test_compare_gives_the_ratio_when_the_counts_differ(store):
+    _run(store, "a", {"msgpack-c": (1_000_000, 9_000_000), "hash-object": (900_000, 4_900_000)})
+    _run(store, "b", {"msgpack-c": (1_000_000, 13_000_000), "hash-object": (900_000, 4_900_000)})
+    row = compare(store, "a", "b").rows[0]
+    assert row.ratio == 2.0 and row.verdict == "more instructions"  # net 20,000 vs 10,000
+
+
+def test_compare_marks_counts_that_did_not_reproduce(store):
+    _run(store, "a", {"rmpv": (1_000_000, 9_000_000), "hash-object": (900_000, 4_900_000)})
+    _run(store, "b", {"rmpv": (1_000_000, 9_000_000), "hash-object": (900_000, 4_900_000)}, repeat_delta=3)
+    assert compare(store, "a", "b").rows[0].verdict == "not deterministic"
+
+
+def test_compare_refuses_a_time_run_against_an_instruction_run(store):
+    _run(store, "a", {"msgpack-c": (1_000_000, 9_000_000), "hash-object": (900_000, 4_900_000)})
+    store.create_run("t", "quick", {"rounds": 3}, {}, MANIFEST)
+    with pytest.raises(NotComparable, match="time"):
+        compare(store, "a", "t")
+
+
+def test_cells_of_a_harness_that_cannot_be_counted_are_stored_unsupported_with_its_reason(store):
+    manifest_entry = {"dataset": "size-2", "kind": "schemaless", "hash": "ab", "files": {"json": {"file": "x"}}}
+    bench = {"id": "orjson", "library": "orjson", "version": "3", "tests": ["tree"], "formats": ["json"]}
+    cell = runner.Cell(PythonHarness(ROOT), bench, "tree", manifest_entry, "json", Path("/nonexistent"), None)
+    store.create_run("r", "quick", {"measure": "instructions"}, {}, MANIFEST)
+    instructions.run_cells(store, "r", [cell], runner.MODES["quick"], 0, lambda *a: None, "/bin/false")
+    (c,) = store.cells("r")
+    assert c["status"] == "unsupported" and "not a compiled harness" in c["reason"]
+
+
+# --- a real count -------------------------------------------------------------------------------------
+
+
+def _native_cells() -> list[runner.Cell]:
+    """msgpack-c tree and its baseline on the all-types vector (a small document: fast under valgrind)."""
+    h = NativeHarness(ROOT)
+    listing = runner.listing(h)
+    benches = {b["id"]: b for b in listing["benchmarks"]}
+    vector = next(v for v in json.loads((VECTORS / "vectors.json").read_text())["vectors"] if v["name"] == "all-types")
+    entry = {
+        "dataset": "all-types",
+        "kind": "schemaless",
+        "hash": vector["hash"],
+        "files": {"msgpack": {"file": vector["files"]["msgpack"]}},
+    }
+    return [
+        runner.Cell(h, benches["msgpack-c"], "tree", entry, "msgpack", VECTORS, "hash-object"),
+        runner.Cell(h, benches["hash-object"], "tree", entry, "msgpack", VECTORS, None),
+    ]
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed (apt-get install valgrind)")
+@pytest.mark.skipif(shutil.which("setarch") is None, reason="setarch (util-linux) is not installed")
+@pytest.mark.skipif(not NativeHarness(ROOT).is_built(), reason="the native harness is not built (serbench build)")
+def test_a_native_cell_counted_twice_under_valgrind_gives_identical_counts(store):
+    mode = instructions.mode_for(runner.MODES["quick"])
+    exe = shutil.which("valgrind")
+    for run_id in ("first", "second"):
+        store.create_run(run_id, "quick", {"measure": "instructions", "rounds": 1}, {}, MANIFEST)
+        instructions.run_cells(store, run_id, _native_cells(), mode, 0, lambda *a: None, exe)
+        instructions.finalize(store, run_id)
+    first, second = ({c["bench"]: c for c in store.cells(r)} for r in ("first", "second"))
+    for bench in ("msgpack-c", "hash-object"):
+        assert first[bench]["status"] == "ok", first[bench]["reason"]
+        assert first[bench]["instr_deterministic"] == 1
+        assert json.loads(first[bench]["instr_json"])["counts"] == json.loads(second[bench]["instr_json"])["counts"]
+    assert first["msgpack-c"]["instr_net"] == second["msgpack-c"]["instr_net"] > 0
