@@ -1,6 +1,11 @@
-// The baselines (one source, three executables): their cost is subtracted from the benchmarks' (fairness).
-//   hash-object (SB_HASH_OBJECT): copy the input (done by the loop) + walk and hash the harness's
-//     own contiguous object decoded from it: what tree/incremental benchmarks do besides decoding.
+// The baselines (one source, four executables): their cost is subtracted from the benchmarks' (fairness).
+// A baseline does the hashing work of the rows it stands for, through the same code (DESIGN §4,
+// spec/fairness.md rule 5), so what is left after subtraction is the library's:
+//   hash-object (SB_HASH_OBJECT): copy the input (done by the loop) + walk the harness's own object
+//     as a tree with TreeHasher and the streaming hasher, exactly as tree rows walk their library's
+//     tree (an iterator per open container, a switch on each value's type, sb_hasher_* for the sums).
+//   hash-events (SB_HASH_EVENTS): copy the input + replay the object as parse events (DocWalker) into
+//     sb_hasher_*, as incremental (SAX/pull) rows do from their parser's callbacks.
 //   hash-data: hash a buffer holding the input's bytes: what write benchmarks do besides encoding.
 //   empty (SB_EMPTY): no work at all beyond what the loop does for every decode benchmark (copy the
 //     input, call the adapter, feed the sink): the harness's own per-iteration overhead. Never
@@ -10,15 +15,106 @@
 namespace sb {
 
 namespace {
+// The harness's object seen as a library tree (TreeHasher's W): a value is its node, and the next
+// sibling is `size` nodes further on, as a tree's child pointer would be.
+struct DocTree {
+  struct Ref {
+    const Node* x;
+    const char* pool;
+  };
+  struct Iter {
+    const Node* x;  // the next child (a map: its key)
+    const char* pool;
+    uint64_t left;
+    bool is_map;
+  };
+  static int enter(Ref v, Iter& it, sb_hasher* h, std::string&) {
+    const Node& x = *v.x;
+    switch (x.type) {
+      case T::Null: sb_hasher_emit(h, sb_hash_null()); return 0;
+      case T::False: sb_hasher_emit(h, sb_hash_bool(0)); return 0;
+      case T::True: sb_hasher_emit(h, sb_hash_bool(1)); return 0;
+      case T::Uint: sb_hasher_emit(h, sb_hash_uint(x.u)); return 0;
+      case T::Neg: sb_hasher_emit(h, sb_hash_int(x.i)); return 0;
+      case T::Double: sb_hasher_emit(h, sb_hash_double(x.d)); return 0;
+      case T::Str: sb_hasher_emit(h, sb_hash_str(v.pool + x.off, x.count)); return 0;
+      case T::Bin: sb_hasher_emit(h, sb_hash_bin(v.pool + x.off, x.count)); return 0;
+      case T::Array:
+      case T::Map: break;
+    }
+    sb_hasher_open(h, x.type == T::Map);
+    it = Iter{v.x + 1, v.pool, x.count, x.type == T::Map};
+    return 1;
+  }
+  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+    if (it.left == 0) return 0;
+    it.left--;
+    if (it.is_map) {
+      sb_hasher_key(h, it.pool + it.x->off, it.x->count);
+      it.x++;
+    }
+    c = Ref{it.x, it.pool};
+    it.x += it.x->size;
+    return 1;
+  }
+};
+
 class HashObject : public Adapter {
   Doc doc_;
-  std::vector<HashFrame> stack_;  // the walk's stack, sized once: the timed loop never allocates
+  TreeHasher<DocTree> hash_;  // its stacks grow in the check: the timed loop never allocates
 
  public:
-  explicit HashObject(const Doc& d) : doc_(d) { stack_.reserve(d.max_depth); }
-  bool decode(char*, size_t, uint64_t& hash, std::string&) override {
-    hash = hash_doc(doc_, stack_);
+  explicit HashObject(const Doc& d) : doc_(d) {}
+  bool decode(char*, size_t, uint64_t& hash, std::string& err) override {
+    return hash_(DocTree::Ref{doc_.nodes.data(), doc_.bytes.data()}, hash, err);
+  }
+};
+
+// Parse events into the streaming hasher, as a SAX handler gets them.
+struct EventHash {
+  sb_hasher* h;
+  const char* pool;
+  bool scalar(const Node& x) {
+    switch (x.type) {
+      case T::Null: sb_hasher_emit(h, sb_hash_null()); break;
+      case T::False: sb_hasher_emit(h, sb_hash_bool(0)); break;
+      case T::True: sb_hasher_emit(h, sb_hash_bool(1)); break;
+      case T::Uint: sb_hasher_emit(h, sb_hash_uint(x.u)); break;
+      case T::Neg: sb_hasher_emit(h, sb_hash_int(x.i)); break;
+      case T::Double: sb_hasher_emit(h, sb_hash_double(x.d)); break;
+      case T::Str: sb_hasher_emit(h, sb_hash_str(pool + x.off, x.count)); break;
+      default: sb_hasher_emit(h, sb_hash_bin(pool + x.off, x.count)); break;
+    }
     return true;
+  }
+  bool key(const Node& x) {
+    sb_hasher_key(h, pool + x.off, x.count);
+    return true;
+  }
+  bool begin(const Node& x) {
+    sb_hasher_open(h, x.type == T::Map);
+    return true;
+  }
+  bool end(const Node&) {
+    sb_hasher_close(h);
+    return true;
+  }
+};
+
+class HashEvents : public Adapter {
+  Doc doc_;
+  Hasher h_;
+  DocWalker walk_;  // both stacks grow in the check: the timed loop never allocates
+
+ public:
+  explicit HashEvents(const Doc& d) : doc_(d) {}
+  bool decode(char*, size_t, uint64_t& hash, std::string& err) override {
+    sb_hasher_init(&h_);
+    EventHash v{&h_, doc_.bytes.data()};
+    walk_(doc_, v);
+    if (sb_hasher_done(&h_, &hash)) return true;
+    err = sb_hasher_error(&h_);
+    return false;
   }
 };
 
@@ -58,8 +154,12 @@ const BenchInfo& bench_info() {
     i.notes = "no work: the harness's per-iteration overhead (input copy, virtual call, sink)";
 #elif defined(SB_HASH_OBJECT)
     i.id = "hash-object";
-    i.tests = {"tree", "incremental"};
-    i.notes = "baseline for tree/incremental: copy input + walk the harness's own contiguous object";
+    i.tests = {"tree"};
+    i.notes = "baseline for tree: copy input + walk the harness's object as a tree (TreeHasher + sb_hasher)";
+#elif defined(SB_HASH_EVENTS)
+    i.id = "hash-events";
+    i.tests = {"incremental"};
+    i.notes = "baseline for incremental: copy input + replay the harness's object as events into sb_hasher";
 #else
     i.id = "hash-data";
     i.tests = {"write"};
@@ -82,6 +182,9 @@ std::unique_ptr<Adapter> make_adapter(const std::string&, const std::string&, co
 #elif defined(SB_HASH_OBJECT)
   (void)raw;
   return std::make_unique<HashObject>(input);
+#elif defined(SB_HASH_EVENTS)
+  (void)raw;
+  return std::make_unique<HashEvents>(input);
 #else
   (void)input;
   return std::make_unique<HashData>(raw);

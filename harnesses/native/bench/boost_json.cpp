@@ -78,21 +78,24 @@ struct Build {
   }
 };
 
-bj::value build(const Doc& d) {
+bj::value build(const Doc& d, DocWalker& walk) {
   Build b{&d, nullptr, {}};
-  DocWalker walk;
   walk(d, b);
   return std::move(b.root);
 }
 
+// Every op builds the boost::json::value from the harness's object and serialises it
+// (spec/fairness.md rule 10); the value is freed at the end of the op.
 class Serialize : public Adapter {
-  const bj::value v_;
+  const Doc doc_;
+  DocWalker walk_;  // its stack is reused across ops
   std::string out_;
 
  public:
-  explicit Serialize(bj::value v) : v_(std::move(v)) {}
+  explicit Serialize(const Doc& d) : doc_(d) {}
   bool encode(const char*& out, size_t& len, std::string&) override {
-    out_ = bj::serialize(v_);  // a fresh string every iteration; serialize cannot fail
+    const bj::value v = build(doc_, walk_);
+    out_ = bj::serialize(v);  // a fresh string every iteration; serialize cannot fail
     out = out_.data();
     len = out_.size();
     return true;
@@ -264,7 +267,9 @@ const BenchInfo& bench_info() {
     i.id = "boost-json-serialize";
     i.formats = {"json"};
     i.tests = {"write"};
-    i.notes = "boost::json::serialize of a value, fresh std::string per op; no pretty printer in 1.81; header-only";
+    i.notes =
+        "build a boost::json::value from the harness's object + boost::json::serialize every op, fresh std::string per "
+        "op; no pretty printer in 1.81; header-only";
 #elif SB_VARIANT == 2
     i.id = "boost-json-parse";
     i.formats = {"json", "json-pretty"};
@@ -286,7 +291,7 @@ std::unique_ptr<Adapter> make_adapter(const std::string&, const std::string& fmt
   (void)fmt;
 #if SB_VARIANT == 1
   (void)err;
-  return std::make_unique<Serialize>(build(input));
+  return std::make_unique<Serialize>(input);
 #elif SB_VARIANT == 2
   (void)input, (void)err;
   return std::make_unique<Parse>();

@@ -53,26 +53,29 @@ struct Build {
   }
 };
 
-Json::Value build(const Doc& d) {
+Json::Value build(const Doc& d, DocWalker& walk) {
   Build b{&d, Json::Value(), {}};
-  DocWalker walk;
   walk(d, b);
   return std::move(b.root);
 }
 
+// Every op builds the Json::Value from the harness's object and writes it (spec/fairness.md rule 10);
+// the tree is freed at the end of the op.
 class Write : public Adapter {
-  Json::Value root_;
+  const Doc doc_;
+  DocWalker walk_;  // its stack is reused across ops
   Json::StreamWriterBuilder builder_;
   std::string out_;
 
  public:
-  Write(Json::Value root, bool pretty) : root_(std::move(root)) {
+  Write(const Doc& d, bool pretty) : doc_(d) {
     builder_["indentation"] = pretty ? "  " : "";
     builder_["emitUTF8"] = true;
   }
   bool encode(const char*& out, size_t& len, std::string& err) override {
     try {
-      out_ = Json::writeString(builder_, root_);  // a fresh string every iteration
+      const Json::Value root = build(doc_, walk_);
+      out_ = Json::writeString(builder_, root);  // a fresh string every iteration
     } catch (const std::exception& e) {
       err = e.what();
       return false;
@@ -155,7 +158,9 @@ const BenchInfo& bench_info() {
 #if SB_VARIANT == 1
     i.id = "jsoncpp-write";
     i.tests = {"write"};
-    i.notes = "Json::writeString, StreamWriterBuilder (emitUTF8); shared library only";
+    i.notes =
+        "build a Json::Value from the harness's object + Json::writeString every op, StreamWriterBuilder (emitUTF8); "
+        "shared library only";
 #else
     i.id = "jsoncpp-parse";
     i.tests = {"tree"};
@@ -170,7 +175,7 @@ std::unique_ptr<Adapter> make_adapter(const std::string&, const std::string& fmt
                                       std::string& err) {
 #if SB_VARIANT == 1
   (void)err;
-  return std::make_unique<Write>(build(input), fmt == "json-pretty");
+  return std::make_unique<Write>(input, fmt == "json-pretty");
 #else
   (void)fmt, (void)input, (void)err;
   return std::make_unique<Parse>();

@@ -44,12 +44,22 @@ static bool guarded(F&& f, std::string& err) {
   return false;
 }
 
-// What the timed loop does, per test (reported as an `info` row and in `list`).
-static const char* measures(const std::string& test, bool baseline) {
-  if (baseline)
-    return test == "write" ? "hash of a buffer of the input's bytes (stands for hashing the output)"
-                           : "copy input into the reused buffer + walk and hash the harness's own object";
-  if (test == "write") return "encode the prepared input object into a fresh output + hash the output bytes";
+// What the timed loop does, per test (reported as an `info` row and in `list`); a benchmark may say
+// it more precisely (BenchInfo::measures, e.g. a write row that dumps a prebuilt tree).
+static std::string measures(const BenchInfo& b, const std::string& test) {
+  const auto it = b.measures.find(test);
+  if (it != b.measures.end()) return it->second;
+  if (b.baseline) {
+    if (test == "write") return "hash of a buffer of the input's bytes (stands for hashing the output)";
+    if (test == "tree")
+      return "copy input into the reused buffer + walk the harness's own object as a tree and hash it "
+             "(TreeHasher + streaming hasher, as tree rows do)";
+    return "copy input into the reused buffer + replay the harness's own object as parse events into the "
+           "streaming hasher (as incremental rows do)";
+  }
+  if (test == "write")
+    return "from the harness's own object: build the library's input (its tree, or the writer's calls) + "
+           "encode into a fresh output + free what was built + hash the output bytes";
   if (test == "tree") return "copy input into the reused buffer + decode to the library's tree + walk and hash it";
   return "copy input into the reused buffer + streaming decode, hashing from the events";
 }
@@ -230,7 +240,7 @@ static J describe_json(const BenchInfo& b) {
   o["notes"] = b.notes;
   o["baseline"] = b.baseline;
   J m = J::object();
-  for (const auto& t : b.tests) m[t] = measures(t, b.baseline);
+  for (const auto& t : b.tests) m[t] = measures(b, t);
   o["measures"] = m;
   return o;
 }
@@ -362,7 +372,7 @@ static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, lo
     if (got != want) return kMismatch;
   }
   J info = kind("info");
-  info["measures"] = measures(c.test, b.baseline);
+  info["measures"] = measures(b, c.test);
   info["input_bytes"] = c.data.size();
   out.row(info);
 

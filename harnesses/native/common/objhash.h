@@ -1,8 +1,10 @@
-/* The serbench object hash, spec/hash.md version 1, for C and C++.
+/* The serbench object hash, spec/hash.md version 2, for C and C++.
  *
  * Header-only and static inline so that every benchmark's hashing inlines into its own loop: the
  * hash is part of what the timed loop does (and of the baseline that is subtracted), so it must cost
- * the same few ns per value everywhere. */
+ * the same few ns per value everywhere. The mixing step is wyhash's `mum` (Wang Yi, wyhash "final
+ * version 3", github.com/wangyi-fudan/wyhash): one 64x64->128 multiply, folded. Little-endian hosts
+ * only (x86-64, aarch64): words are read with memcpy in host order. */
 #ifndef SERBENCH_OBJHASH_H
 #define SERBENCH_OBJHASH_H
 
@@ -24,56 +26,106 @@ enum {
   SB_STRING = 6,
   SB_BINARY = 7,
   SB_ARRAY = 8,
-  SB_MAP = 9,
-  SB_ENTRY = 10
+  SB_MAP = 9
 };
 
-static inline uint64_t sb_step(uint64_t a, uint64_t x) {
-  uint64_t z = a * 0x9E3779B97F4A7C15ULL + x;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
+#define SB_K 0x9E3779B97F4A7C15ULL
+#define SB_P0 0xA0761D6478BD642FULL
+#define SB_P1 0xE7037ED1A0B428DBULL
+#define SB_P2 0x8EBC6AF09C88C6E3ULL
+#define SB_P3 0x589965CC75374CC3ULL
+#define SB_SEED(t) ((uint64_t)(t)*SB_K) /* S(t), a compile-time constant for a constant tag */
+
+static inline uint64_t sb_mum(uint64_t a, uint64_t b) {
+  const unsigned __int128 r = (unsigned __int128)a * b;
+  return (uint64_t)r ^ (uint64_t)(r >> 64);
 }
 
-static inline uint64_t sb_hash_bytes(uint64_t tag, const void *data, size_t n) {
-  const unsigned char *b = (const unsigned char *)data;
-  uint64_t a = sb_step(tag, n);
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    memcpy(&w, b + i, 8); /* little-endian hosts only (x86-64, aarch64) */
-    a = sb_step(a, w);
-  }
-  if (i < n) {
-    uint64_t w = 0;
-    memcpy(&w, b + i, n - i); /* bytes past n count as 0 */
-    a = sb_step(a, w);
-  }
-  return a;
+static inline uint64_t sb_scalar(uint64_t seed, uint64_t v) { return sb_mum(v ^ seed, SB_P0); }
+
+static inline uint64_t sb_r8(const unsigned char *p) {
+  uint64_t w;
+  memcpy(&w, p, 8);
+  return w;
+}
+static inline uint64_t sb_r4(const unsigned char *p) {
+  uint32_t w;
+  memcpy(&w, p, 4);
+  return w;
+}
+/* The r (1..8) bytes at p as a zero-padded little-endian word, without reading past them: two
+ * overlapping loads for 4..8 bytes, three byte loads for 1..3 (wyhash's _wyr3 trick, kept in place). */
+static inline uint64_t sb_rtail(const unsigned char *p, size_t r) {
+  if (r >= 4) return sb_r4(p) | ((sb_r4(p + r - 4) >> (8 * (8 - r))) << 32);
+  return (uint64_t)p[0] | ((uint64_t)p[r >> 1] << (8 * (r >> 1))) | ((uint64_t)p[r - 1] << (8 * (r - 1)));
 }
 
-static inline uint64_t sb_hash_null(void) { return sb_step(SB_NULL, 0); }
-static inline uint64_t sb_hash_bool(int v) { return sb_step(SB_BOOL, v ? 1 : 0); }
-static inline uint64_t sb_hash_uint(uint64_t v) { return sb_step(SB_UINT, v); }
+/* The last 1..16 bytes of a string (n of them at p) into lane a, zero-padded, without reading past them. */
+static inline uint64_t sb_bytes_last(uint64_t a, const unsigned char *p, size_t n) {
+  if (n > 8) return sb_mum(sb_r8(p) ^ SB_P1, (sb_r8(p + n - 8) >> (8 * (16 - n))) ^ a ^ SB_P2);
+  return sb_mum(sb_rtail(p, n) ^ SB_P1, a ^ SB_P2);
+}
+
+#if defined(__GNUC__)
+#define SB_NOINLINE __attribute__((noinline))
+#else
+#define SB_NOINLINE
+#endif
+
+/* bytes(seed, b) of spec/hash.md for more than 16 bytes: two independent lanes of 32 bytes per
+ * step, then the rest 16 bytes at a time in lane a, zero-padded. Out of line: its loop needs more
+ * registers than the walks around it can spare, so inlined it would make every caller save them. */
+SB_NOINLINE static uint64_t sb_hash_bytes_long(uint64_t seed, const unsigned char *p, size_t n) {
+  uint64_t a = seed ^ n, c = 0;
+  if (n >= 32) {
+    const unsigned char *const end = p + (n & ~(size_t)31);
+    do {
+      a = sb_mum(sb_r8(p) ^ SB_P1, sb_r8(p + 8) ^ a ^ SB_P2);
+      c = sb_mum(sb_r8(p + 16) ^ SB_P3, sb_r8(p + 24) ^ c ^ SB_P0);
+      p += 32;
+    } while (p != end);
+    n &= 31;
+    if (n == 0) return a ^ c;
+  }
+  if (n > 16) { /* one whole 16-byte block */
+    a = sb_mum(sb_r8(p) ^ SB_P1, sb_r8(p + 8) ^ a ^ SB_P2);
+    p += 16;
+    n -= 16;
+  }
+  return sb_bytes_last(a, p, n) ^ c;
+}
+
+/* bytes(seed, b): strings of at most 16 bytes (most keys, half the strings of the corpus) are one
+ * inlined mum; longer ones go to sb_hash_bytes_long. */
+static inline uint64_t sb_hash_bytes(uint64_t seed, const void *data, size_t n) {
+  const unsigned char *p = (const unsigned char *)data;
+  if (n > 16) return sb_hash_bytes_long(seed, p, n);
+  return n ? sb_bytes_last(seed ^ n, p, n) : seed;
+}
+
+static inline uint64_t sb_hash_null(void) { return sb_scalar(SB_SEED(SB_NULL), 0); }
+static inline uint64_t sb_hash_bool(int v) { return sb_scalar(SB_SEED(SB_BOOL), v ? 1 : 0); }
+static inline uint64_t sb_hash_uint(uint64_t v) { return sb_scalar(SB_SEED(SB_UINT), v); }
 static inline uint64_t sb_hash_int(int64_t v) {
-  return v >= 0 ? sb_step(SB_UINT, (uint64_t)v) : sb_step(SB_NEGINT, (uint64_t)v);
+  /* UINT and NEGINT differ only in the seed: one select, no branch on the sign */
+  return sb_scalar(v >= 0 ? SB_SEED(SB_UINT) : SB_SEED(SB_NEGINT), (uint64_t)v);
 }
 static inline uint64_t sb_hash_double(double d) {
   uint64_t bits;
   memcpy(&bits, &d, 8);
-  return sb_step(SB_FLOAT, bits);
+  return sb_scalar(SB_SEED(SB_FLOAT), bits);
 }
-static inline uint64_t sb_hash_str(const void *s, size_t n) { return sb_hash_bytes(SB_STRING, s, n); }
-static inline uint64_t sb_hash_bin(const void *s, size_t n) { return sb_hash_bytes(SB_BINARY, s, n); }
+static inline uint64_t sb_hash_str(const void *s, size_t n) { return sb_hash_bytes(SB_SEED(SB_STRING), s, n); }
+static inline uint64_t sb_hash_bin(const void *s, size_t n) { return sb_hash_bytes(SB_SEED(SB_BINARY), s, n); }
 
-/* Tree form: arrays fold in order, maps sum their entries (order-independent). */
-static inline uint64_t sb_array_start(void) { return SB_ARRAY; }
-static inline uint64_t sb_array_add(uint64_t acc, uint64_t h) { return sb_step(acc, h); }
-static inline uint64_t sb_array_end(uint64_t acc, uint64_t n) { return sb_step(acc, n); }
+/* Tree form: an array sums index-keyed terms (order matters, yet the terms are independent of each
+ * other), a map sums its entries (order-independent); both finish with their tag and count. */
+static inline uint64_t sb_array_add(uint64_t acc, uint64_t i, uint64_t h) { return acc + sb_mum(h ^ SB_P1, i ^ SB_P2); }
+static inline uint64_t sb_array_end(uint64_t acc, uint64_t n) { return sb_mum(acc ^ SB_SEED(SB_ARRAY), n ^ SB_P3); }
 static inline uint64_t sb_map_entry(uint64_t key_hash, uint64_t value_hash) {
-  return sb_step(sb_step(SB_ENTRY, key_hash), value_hash);
+  return sb_mum(key_hash ^ SB_P3, value_hash ^ SB_P0);
 }
-static inline uint64_t sb_map_end(uint64_t sum, uint64_t n) { return sb_step(sb_step(SB_MAP, sum), n); }
+static inline uint64_t sb_map_end(uint64_t sum, uint64_t n) { return sb_mum(sum ^ SB_SEED(SB_MAP), n ^ SB_P3); }
 
 /* Streaming form (spec/hash.md "Streaming form") for SAX/pull parsers and for the iterative walks
  * over library trees: a stack of frames that grows on demand (realloc, doubling) and is kept across
@@ -81,15 +133,22 @@ static inline uint64_t sb_map_end(uint64_t sum, uint64_t n) { return sb_step(sb_
  * the harness's own code never limits or overflows on its input), and a hasher reused across the
  * iterations of a timed loop allocates only while it first grows.
  *
+ * Each frame holds its sum, its count so far (which is also the index of an array's next element)
+ * and, for a map, the pending key's hash. Both kinds add mum(h ^ c1, other ^ c2): an array with
+ * (c1, c2, other) = (P1, P2, index), a map with (P0, P3, key) (mum is symmetric), so the hot path
+ * picks `other` with a select instead of two code paths. The open containers are stack[1..depth]
+ * (slot 0 is never used, so the top is stack[depth] without a subtraction).
+ *
  * A hasher must start zeroed (`sb_hasher h = SB_HASHER_ZERO;`, or sb::Hasher in C++), then
  * sb_hasher_init before each document; sb_hasher_free releases the stack. */
 typedef struct {
   uint64_t acc, n, key;
-  int is_map;
+  uint64_t c1, c2; /* (P1, P2) for an array, (P0, P3) for a map */
+  uint64_t is_map;
 } sb_frame;
 
 typedef struct {
-  sb_frame *stack; /* cap frames, of which depth are open */
+  sb_frame *stack; /* cap frames, of which 1..depth are open */
   size_t cap;
   size_t depth;
   int has_result; /* a root value has been closed */
@@ -117,8 +176,10 @@ static inline void sb_hasher_free(sb_hasher *h) {
 /* Cold path of sb_hasher_open, out of line so the hot path stays small. */
 #if defined(__GNUC__)
 #define SB_COLD __attribute__((noinline, cold))
+#define SB_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define SB_COLD
+#define SB_UNLIKELY(x) (x)
 #endif
 SB_COLD static inline int sb_hasher_grow(sb_hasher *h) {
   if (h->cap > SIZE_MAX / 2 / sizeof(sb_frame)) {
@@ -136,46 +197,50 @@ SB_COLD static inline int sb_hasher_grow(sb_hasher *h) {
   return 1;
 }
 
+SB_COLD static inline void sb_hasher_root(sb_hasher *h, uint64_t v) {
+  if (h->has_result) h->error = SB_HASHER_UNBALANCED;
+  h->result = v;
+  h->has_result = 1;
+}
+
 static inline void sb_hasher_emit(sb_hasher *h, uint64_t v) {
-  if (h->depth == 0) {
-    if (h->has_result) h->error = SB_HASHER_UNBALANCED;
-    h->result = v;
-    h->has_result = 1;
+  if (SB_UNLIKELY(h->depth == 0)) {
+    sb_hasher_root(h, v);
     return;
   }
-  sb_frame *f = &h->stack[h->depth - 1];
-  if (f->is_map)
-    f->acc += sb_map_entry(f->key, v);
-  else
-    f->acc = sb_step(f->acc, v);
+  sb_frame *f = &h->stack[h->depth];
+  f->acc += sb_mum(v ^ f->c1, (f->is_map ? f->key : f->n) ^ f->c2);
   f->n++;
 }
 
 static inline void sb_hasher_open(sb_hasher *h, int is_map) {
-  if (h->depth == h->cap && !sb_hasher_grow(h)) return;
-  sb_frame *f = &h->stack[h->depth++];
-  f->acc = is_map ? 0 : SB_ARRAY;
+  if (SB_UNLIKELY(h->depth + 1 >= h->cap) && !sb_hasher_grow(h)) return;
+  sb_frame *f = &h->stack[++h->depth];
+  f->acc = 0;
   f->n = 0;
   f->key = 0;
-  f->is_map = is_map;
+  f->c1 = is_map ? SB_P0 : SB_P1;
+  f->c2 = is_map ? SB_P3 : SB_P2;
+  f->is_map = (uint64_t)is_map;
 }
 
+/* A map key (ignored outside a map, where the events are unbalanced anyway). */
 static inline void sb_hasher_key(sb_hasher *h, const void *k, size_t n) {
-  if (h->depth > 0) h->stack[h->depth - 1].key = sb_hash_str(k, n);
+  if (h->depth > 0) h->stack[h->depth].key = sb_hash_str(k, n);
 }
 
 /* The key's hash, for walks that already have it. */
 static inline void sb_hasher_key_hash(sb_hasher *h, uint64_t kh) {
-  if (h->depth > 0) h->stack[h->depth - 1].key = kh;
+  if (h->depth > 0) h->stack[h->depth].key = kh;
 }
 
 static inline void sb_hasher_close(sb_hasher *h) {
-  if (h->depth == 0) {
+  if (SB_UNLIKELY(h->depth == 0)) {
     h->error = SB_HASHER_UNBALANCED;
     return;
   }
-  sb_frame *f = &h->stack[--h->depth];
-  sb_hasher_emit(h, f->is_map ? sb_map_end(f->acc, f->n) : sb_array_end(f->acc, f->n));
+  const sb_frame *f = &h->stack[h->depth--];
+  sb_hasher_emit(h, sb_mum(f->acc ^ (f->is_map ? SB_SEED(SB_MAP) : SB_SEED(SB_ARRAY)), f->n ^ SB_P3));
 }
 
 /* Why the events did not give one value (for error messages). */

@@ -1075,56 +1075,86 @@ bool ref_decode(const std::string& fmt, const char* data, size_t len, Doc& out, 
   return true;
 }
 
+namespace {
+// The seed each scalar node type is mixed with, indexed by T: null, false and true carry u = 0 (the
+// reference decoder's builder sets it), so true's seed is S(BOOL) ^ 1 and every scalar is one
+// mum(u ^ seed, P0) (spec/hash.md: scalar(BOOL, 1) = mum(1 ^ S(BOOL), P0)). Str and Bin hold the
+// seed of their bytes.
+constexpr uint64_t kSeed[] = {SB_SEED(SB_NULL),   SB_SEED(SB_BOOL),  SB_SEED(SB_BOOL) ^ 1, SB_SEED(SB_UINT),
+                              SB_SEED(SB_NEGINT), SB_SEED(SB_FLOAT), SB_SEED(SB_STRING),   SB_SEED(SB_BINARY)};
+static_assert(static_cast<int>(T::Bin) == 7 && static_cast<int>(T::Array) == 8, "kSeed follows T");
+
+// The hash of a scalar or string node (t <= Bin).
+inline uint64_t leaf(const Node& x, const char* pool) {
+  const uint8_t t = static_cast<uint8_t>(x.type);
+  if (t <= static_cast<uint8_t>(T::Double)) return sb_scalar(kSeed[t], x.u);
+  return sb_hash_bytes(kSeed[t], pool + x.off, x.count);
+}
+inline bool is_leaf(const Node& x) { return x.type <= T::Bin; }
+inline uint64_t empty_container(const Node& x) { return x.type == T::Map ? sb_map_end(0, 0) : sb_array_end(0, 0); }
+}  // namespace
+
+// The flat pre-order walk: the current container's frame lives in locals, and arrays and maps each
+// have their own loop, so the only per-node decisions are the node's type and whether its container
+// is finished. A map's loop takes its entries as (key, value) node pairs, since a key is always the
+// Str node just before its value. Parents wait on `st`, reused across calls.
 uint64_t hash_doc(const Doc& d, std::vector<HashFrame>& st) {
+  const Node* x = d.nodes.data();
+  const char* const pool = d.bytes.data();
+  if (d.nodes.empty()) return 0;  // not a document; the reference decoder never returns one
+  if (is_leaf(*x)) return leaf(*x, pool);
+  if (x->count == 0) return empty_container(*x);
   st.clear();
   if (st.capacity() < d.max_depth) st.reserve(d.max_depth);
-  uint64_t h = 0;
-  const Node* nodes = d.nodes.data();
-  const size_t n = d.nodes.size();
-  for (size_t i = 0; i < n; i++) {
-    const Node& x = nodes[i];
-    switch (x.type) {
-      case T::Null: h = sb_hash_null(); break;
-      case T::False: h = sb_hash_bool(0); break;
-      case T::True: h = sb_hash_bool(1); break;
-      case T::Uint: h = sb_hash_uint(x.u); break;
-      case T::Neg: h = sb_hash_int(x.i); break;
-      case T::Double: h = sb_hash_double(x.d); break;
-      case T::Bin: h = sb_hash_bin(d.str(x), x.count); break;
-      case T::Str:
-        h = sb_hash_str(d.str(x), x.count);
-        if (!st.empty() && st.back().key_next) {  // a map key: its entry completes with the value
-          st.back().key = h;
-          st.back().key_next = false;
-          continue;
-        }
-        break;
-      case T::Array:
-      case T::Map: {
-        const bool is_map = x.type == T::Map;
-        if (x.count > 0) {
-          st.push_back(HashFrame{is_map ? 0 : sb_array_start(), x.count, x.count, 0, is_map, is_map});
-          continue;
-        }
-        h = is_map ? sb_map_end(0, 0) : sb_array_end(sb_array_start(), 0);
-        break;
-      }
+  HashFrame f;
+  uint64_t h;
+open:  // x is a non-empty container: its frame becomes the current one
+  f = HashFrame{0, x->count, 0, 0, x->type == T::Map};
+  x++;
+  if (f.is_map) goto map_loop;
+array_loop:
+  while (f.i < f.n) {
+    if (is_leaf(*x)) {
+      h = leaf(*x, pool);
+    } else if (x->count != 0) {
+      st.push_back(f);
+      goto open;
+    } else {
+      h = empty_container(*x);
     }
-    // h is a complete value: fold it into its container, closing every container it completes.
-    while (!st.empty()) {
-      HashFrame& f = st.back();
-      if (f.is_map) {
-        f.acc += sb_map_entry(f.key, h);
-        f.key_next = true;
-      } else {
-        f.acc = sb_array_add(f.acc, h);
-      }
-      if (--f.left > 0) break;
-      h = f.is_map ? sb_map_end(f.acc, f.n) : sb_array_end(f.acc, f.n);
-      st.pop_back();
-    }
+    x++;
+    f.acc = sb_array_add(f.acc, f.i++, h);
   }
-  return h;
+  h = sb_array_end(f.acc, f.n);
+  goto close;
+map_loop:
+  while (f.i < f.n) {
+    f.key = sb_hash_str(pool + x->off, x->count);
+    x++;
+    if (is_leaf(*x)) {
+      h = leaf(*x, pool);
+    } else if (x->count != 0) {
+      st.push_back(f);
+      goto open;
+    } else {
+      h = empty_container(*x);
+    }
+    x++;
+    f.acc += sb_map_entry(f.key, h);
+    f.i++;
+  }
+  h = sb_map_end(f.acc, f.n);
+close:  // h is the finished container's hash: add it to its parent
+  if (st.empty()) return h;
+  f = st.back();
+  st.pop_back();
+  f.i++;
+  if (f.is_map) {
+    f.acc += sb_map_entry(f.key, h);
+    goto map_loop;
+  }
+  f.acc = sb_array_add(f.acc, f.i - 1, h);
+  goto array_loop;
 }
 
 }  // namespace sb

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,8 +47,8 @@ bool ref_decode(const std::string& fmt, const char* data, size_t len, Doc& out, 
 // Object hash of a Doc, iteratively; `stack` is scratch space, reused across calls so that a walk
 // in a timed loop (the hash-object baseline) does not allocate once it has grown.
 struct HashFrame {
-  uint64_t acc, n, left, key;
-  bool is_map, key_next;
+  uint64_t acc, n, i, key;  // sum, count, entries or elements done, pending key's hash (maps)
+  bool is_map;
 };
 uint64_t hash_doc(const Doc& d, std::vector<HashFrame>& stack);
 inline uint64_t hash_doc(const Doc& d) {
@@ -65,9 +66,9 @@ inline uint64_t hash_doc(const Doc& d) {
 // walks inside its timed loop allocates only on the first walk).
 class DocWalker {
   struct Frame {
-    size_t node;
-    uint64_t left;  // values still to come (a map counts its values; keys are announced apart)
-    bool is_map, key_next;
+    const Node* node;  // the open container (nullptr: the root's pseudo-frame, which takes one value)
+    uint64_t left;     // values still to come (a map counts its values; each comes after its key)
+    bool is_map;
   };
   std::vector<Frame> st_;
 
@@ -75,36 +76,28 @@ class DocWalker {
   template <class V>
   bool operator()(const Doc& d, V& v) {
     st_.clear();
-    const size_t n = d.nodes.size();
-    for (size_t i = 0; i < n; i++) {
-      const Node& x = d.nodes[i];
-      if (!st_.empty() && st_.back().key_next) {
-        if (!v.key(x)) return false;
-        st_.back().key_next = false;
+    if (d.nodes.empty()) return true;
+    const Node* x = d.nodes.data();
+    Frame f{nullptr, 1, false};  // the current container, kept out of st_ (its parents)
+    for (;;) {
+      if (f.left == 0) {  // the container is complete
+        if (!f.node) return true;
+        if (!v.end(*f.node)) return false;
+        f = st_.back();
+        st_.pop_back();
         continue;
       }
-      if (x.type == T::Array || x.type == T::Map) {
-        if (!v.begin(x)) return false;
-        if (x.count > 0) {
-          st_.push_back(Frame{i, x.count, x.type == T::Map, x.type == T::Map});
-          continue;
-        }
-        if (!v.end(x)) return false;
-      } else if (!v.scalar(x)) {
-        return false;
+      f.left--;
+      if (f.is_map && !v.key(*x++)) return false;  // pre-order: a map's key is the node before its value
+      if (x->type == T::Array || x->type == T::Map) {
+        if (!v.begin(*x)) return false;
+        st_.push_back(f);
+        f = Frame{x, x->count, x->type == T::Map};
+        x++;
+        continue;
       }
-      // A value is complete: count it in its container, closing every container it completes.
-      while (!st_.empty()) {
-        Frame& f = st_.back();
-        if (--f.left > 0) {
-          f.key_next = f.is_map;
-          break;
-        }
-        if (!v.end(d.nodes[f.node])) return false;
-        st_.pop_back();
-      }
+      if (!v.scalar(*x++)) return false;
     }
-    return true;
   }
 };
 
@@ -131,29 +124,36 @@ struct Hasher : sb_hasher {
 template <class W>
 class TreeHasher {
   Hasher h_;
-  std::vector<typename W::Iter> st_;
+  std::vector<typename W::Iter> st_;  // the parents of the innermost open container
 
  public:
   bool operator()(typename W::Ref root, uint64_t& hash, std::string& err) {
     sb_hasher_init(&h_);
     st_.clear();
     typename W::Ref v = root;
+    typename W::Iter cur{}, child;  // cur: the innermost open container (when depth > 0)
+    size_t depth = 0;
     for (;;) {
-      st_.emplace_back();
-      const int r = W::enter(v, st_.back(), &h_, err);
+      const int r = W::enter(v, child, &h_, err);
       if (r < 0) return false;
-      if (r == 0) st_.pop_back();
+      if (r > 0) {  // a container: it becomes the innermost, its parent waits on st_
+        if (depth++ > 0) st_.push_back(cur);
+        cur = child;
+      }
       for (;;) {  // the next value: a child of the innermost open container, or the end
-        if (st_.empty()) {
+        if (depth == 0) {
           if (sb_hasher_done(&h_, &hash)) return true;
           err = sb_hasher_error(&h_);
           return false;
         }
-        const int c = W::next(st_.back(), v, &h_, err);
+        const int c = W::next(cur, v, &h_, err);
         if (c < 0) return false;
         if (c > 0) break;
         sb_hasher_close(&h_);
-        st_.pop_back();
+        if (--depth > 0) {
+          cur = st_.back();
+          st_.pop_back();
+        }
       }
     }
   }
@@ -189,6 +189,7 @@ class Adapter {
 struct BenchInfo {
   std::string id, library, version, notes;
   std::vector<std::string> formats, tests;
+  std::map<std::string, std::string> measures;  // test -> what its loop times, where the default text is not exact
   bool baseline = false;
 };
 

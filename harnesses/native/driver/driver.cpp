@@ -25,7 +25,7 @@ using J = nlohmann::ordered_json;
 namespace {
 
 struct Entry {
-  std::string id, kind, link;
+  std::string id, kind, link, build;
   std::vector<std::string> shared;  // shared objects whose code counts towards code size
 };
 
@@ -53,6 +53,7 @@ std::vector<Entry> manifest() {
     std::getline(ss, e.kind, '\t');
     std::getline(ss, shared, '\t');
     std::getline(ss, e.link, '\t');
+    std::getline(ss, e.build, '\t');
     std::istringstream sh(shared);
     for (std::string s; std::getline(sh, s, ',');)
       if (!s.empty()) e.shared.push_back(s);
@@ -125,17 +126,23 @@ int cmd_list() {
     J d = J::parse(out);
     J row;
     for (const char* k : {"id", "library", "version", "formats", "tests"}) row[k] = d[k];
+    // One baseline per hashing path (spec/fairness.md rule 5): tree rows walk their library's tree
+    // with TreeHasher (hash-object does the same over the harness's object), incremental rows hash
+    // parse events (hash-events replays the object as events), write rows hash their output bytes.
     J bf = J::object();
     bool decodes = false;
     if (e.kind != "baseline")
       for (const auto& t : d["tests"]) {
-        bf[t.get<std::string>()] = t == "write" ? "hash-data" : "hash-object";
+        bf[t.get<std::string>()] = t == "write" ? "hash-data" : t == "tree" ? "hash-object" : "hash-events";
         decodes = decodes || t != "write";
       }
     row["baseline_for"] = bf;
     row["notes"] = d["notes"];
     row["baseline"] = e.kind == "baseline";
     row["measures"] = d["measures"];
+    // Who compiled the library's code, with which flags (docs/libraries.md, "How each library was
+    // compiled"): "debian -O2" (the package's archive or shared object) or "harness <flags>".
+    row["build"] = e.build;
     if (e.kind != "baseline") {
       // Stripped executable minus the stripped baseline it is compared with (same common code:
       // reference decoder, loop, hash), plus the shared objects of a library without a usable archive.

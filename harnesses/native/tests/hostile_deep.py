@@ -34,7 +34,10 @@ LIBRARY_CRASHES = {
     ("rapidjson-dom-insitu", "tree"): "RapidJSON's GenericReader::ParseValue/ParseArray recurse per level",
     ("rapidjson-sax", "incremental"): "RapidJSON's GenericReader::ParseValue/ParseArray recurse per level",
     ("rapidjson-sax-insitu", "incremental"): "RapidJSON's GenericReader::ParseValue/ParseArray recurse per level",
+    ("rapidjson-writer", "write"): "RapidJSON's GenericValue::Accept recurses per level (may: it passed 100,000 "
+    "levels while the build kept assertions; with -DNDEBUG its frame overflows 8 MiB near 75,000 levels)",
     ("jansson-dump", "write"): "Jansson's do_dump (libjansson.a) recurses per level",
+    ("jansson-dump-prebuilt", "write"): "Jansson's do_dump (libjansson.a) recurses per level",
     ("nlohmann-json", "write"): "nlohmann's serializer::dump recurses per level",
     ("nlohmann-binary", "write"): "nlohmann's binary_writer::write_* recurse per level",
     ("nlohmann-binary", "tree"): "nlohmann's binary_reader::parse_*_internal recurse per level",
@@ -47,18 +50,19 @@ LIBRARY_CRASHES = {
 
 
 def expected_hash(oh, kind: str) -> str:
-    """Hash of {"a": X}, X = DEPTH nested containers (innermost empty), computed without recursion."""
+    """Hash of {"a": X}, X = DEPTH nested containers (innermost empty), computed without recursion
+    from the reference primitives (spec/hash.md version 2)."""
     key = oh.hash_str("a")
 
     def one_entry_map(h: int) -> int:
-        return oh.step(oh.step(oh.MAP, oh.step(oh.step(oh.ENTRY, key), h) & oh.MASK), 1)
+        return oh.map_end(oh.map_entry(key, h), 1)
 
     if kind == "array":
-        h = oh.step(oh.ARRAY, 0)
+        h = oh.array_end(0, 0)
         for _ in range(DEPTH - 1):
-            h = oh.step(oh.step(oh.ARRAY, h), 1)
+            h = oh.array_end(oh.array_add(0, 0, h), 1)
     else:
-        h = oh.step(oh.step(oh.MAP, 0), 0)
+        h = oh.map_end(0, 0)
         for _ in range(DEPTH - 1):
             h = one_entry_map(h)
     return oh.hex64(one_entry_map(h))
