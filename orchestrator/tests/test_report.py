@@ -275,3 +275,17 @@ def test_a_net_time_whose_ci_reaches_zero_is_flagged_as_within_the_baseline_nois
     assert "Not ranked, within baseline noise (listed last): free." in tree
     line = next(x for x in markdown.summary(run, cells).splitlines() if x.startswith("size-1"))
     assert line.endswith("Tree         python/costly (json) 202 ns; within baseline noise: python/free (json)")
+
+
+def test_report_says_how_each_library_was_compiled_and_marks_test_hook_runs(tmp_path):
+    store = Store(tmp_path / "s.db")
+    env = ENV | {"test_hooks": {"SERBENCH_TEST_SLOW_BENCH": "packer", "SERBENCH_TEST_SLOW_SPINS": "100"}}
+    store.create_run("r", "quick", ARGS, env, MANIFEST)
+    for bench, build in (("fastjson", "harness -O3 -flto"), ("packer", "debian -O2"), ("slowjson", "debian -O2")):
+        cid = _cell(store, "r", bench, "tree", "json", 1000)
+        store.db.execute("UPDATE cells SET build=? WHERE id=?", (build, cid))
+    runner.finalize(store, "r", 200, 1)
+    store.finish_run("r")
+    text = markdown.render(store.run("r"), store.cells("r"))
+    assert "- python, debian -O2: packer, slowjson\n- python, harness -O3 -flto: fastjson" in text
+    assert "Test hooks were set (SERBENCH_TEST_SLOW_BENCH=packer, SERBENCH_TEST_SLOW_SPINS=100)" in text

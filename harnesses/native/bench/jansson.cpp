@@ -212,6 +212,12 @@ const BenchInfo& bench_info() {
 
 std::unique_ptr<Adapter> make_adapter(const std::string&, const std::string& fmt, const Doc& input, const std::string&,
                                       std::string& err) {
+  // Jansson seeds its objects' hash function from /dev/urandom (or the time) on first use
+  // (hashtable_seed.c), so two processes execute different instructions and lay out their tables
+  // differently. A fixed seed, set before any object exists as json_object_seed requires, makes the
+  // instruction-count mode repeatable and removes one source of process-to-process variance; the
+  // hash function and the work per operation are the same for any seed.
+  json_object_seed(0x5eb0);
 #if SB_VARIANT != 2
   auto a = std::make_unique<Dump>(input, fmt == "json-pretty", SB_VARIANT == 3);
   if (!a->prepare(err)) return nullptr;

@@ -120,6 +120,7 @@ struct Cell {
   Doc doc;                // reference decoding (write tests and baselines)
   std::unique_ptr<Adapter> adapter;
   std::vector<HashFrame> scratch;  // hash_doc's stack for the write check
+  uint64_t slow_spins = 0;         // test builds only: see slowdown_for
 
   bool write() const { return test == "write"; }
 
@@ -135,6 +136,7 @@ struct Cell {
       memcpy(buf.data(), data.data(), data.size());
       if (!adapter->decode(buf.data(), data.size(), h, err)) return false;
     }
+    for (uint64_t i = 0; i < slow_spins; i++) h = h * 0x9E3779B97F4A7C15ULL + i;  // a dependent chain
     g_sink = g_sink ^ h;
     asm volatile("" ::: "memory");
     return true;
@@ -280,6 +282,17 @@ static bool parse_int(const Args& a, const char* key, const char* def, long long
 static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, long long min_samples,
                    long long iterations);
 
+// A deliberately slowed row, for checking that `compare` finds a real difference among many equal
+// cells (docs/methodology.md, "Full mode and compare"): SERBENCH_TEST_SLOW_BENCH=<id> and
+// SERBENCH_TEST_SLOW_SPINS=<n> add a chain of n dependent multiplies to every operation of that
+// benchmark. Unset, as in every real run, it costs one branch on a zero per operation.
+static uint64_t slowdown_for(const BenchInfo& b) {
+  const char* id = getenv("SERBENCH_TEST_SLOW_BENCH");
+  const char* n = getenv("SERBENCH_TEST_SLOW_SPINS");
+  if (!id || !n || b.id != id) return 0;
+  return strtoull(n, nullptr, 10);
+}
+
 static int cmd_run(const BenchInfo& b, const Args& a) {
   for (const char* k : {"--bench", "--test", "--format", "--file", "--expect-hash", "--results"})
     if (!a.has(k)) {
@@ -288,6 +301,7 @@ static int cmd_run(const BenchInfo& b, const Args& a) {
     }
   Cell c;
   c.info = &b;
+  c.slow_spins = slowdown_for(b);
   c.test = a.get("--test");
   c.fmt = a.get("--format");
   if (!supports(b, c.test, c.fmt)) {

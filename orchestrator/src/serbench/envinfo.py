@@ -132,4 +132,6 @@ def collect(root: Path, harnesses: list) -> dict:
         "git_status": (status or [])[:20],
         "git_status_count": len(status or []),
         "harnesses": {h.name: h.env_info() for h in harnesses},
+        # test hooks (e.g. the native harness's SERBENCH_TEST_SLOW_BENCH): a run made with one is a test
+        "test_hooks": {k: v for k, v in sorted(os.environ.items()) if k.startswith("SERBENCH_TEST_")},
     }

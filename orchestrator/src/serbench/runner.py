@@ -134,6 +134,7 @@ class Cell:
             "measures": (self.bench.get("measures") or {}).get(self.test),
             "code_size_bytes": self.bench.get("code_size_bytes"),
             "code_size_method": self.bench.get("code_size_method"),
+            "build": self.bench.get("build"),
         }
 
 

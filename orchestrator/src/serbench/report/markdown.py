@@ -227,6 +227,24 @@ def _provenance(args: dict, env: dict) -> list[str]:
                 f" in {load['wall_s']:.0f} s)"
             )
         out.append(line + ".")
+    if env.get("test_hooks"):
+        hooks = ", ".join(f"{k}={v}" for k, v in env["test_hooks"].items())
+        out.append(f"**Test hooks were set ({hooks}): this run is a test of the suite, not a measurement.**")
+    return out
+
+
+def _builds(cells) -> list[str]:
+    """How each library was compiled, where its harness says (`list`'s `build`): the native harness
+    compiles header-only libraries itself and links the others from Debian's packages, built with
+    Debian's flags (docs/libraries.md, "How each library was compiled")."""
+    by: dict[tuple[str, str], set[str]] = {}
+    for c in cells:
+        if "build" in c.keys() and c["build"] and not c["is_baseline"]:
+            by.setdefault((c["harness"], c["build"]), set()).add(c["library"])
+    if not by:
+        return []
+    out = ["", "How the libraries were compiled (docs/libraries.md):", ""]
+    out += [f"- {h}, {b}: {', '.join(sorted(libs))}" for (h, b), libs in sorted(by.items())]
     return out
 
 
@@ -438,6 +456,7 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     if measures:
         out += ["", "What each timed loop does:", ""]
         out += [f"- {h} {t}: {m}" for h, t, m in measures]
+    out += _builds(cells)
     out += _user_data(manifest, {c["dataset"] for c in cells})
     header = [
         "Library (version)",

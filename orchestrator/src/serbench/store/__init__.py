@@ -20,6 +20,7 @@ ADDED_COLUMNS = (
     [("output_gzip_bytes", "INTEGER"), ("output_zstd_bytes", "INTEGER")]
     + [(f"lat_{k}", "REAL") for k in LATENCY_FIELDS]
     + [("bimodal", "INTEGER")]  # samples in two clusters (stats.bimodal)
+    + [("build", "TEXT")]  # how the library was compiled (`list`'s optional `build`, e.g. "debian -O2")
     # process-level statistics (stats.summarize): within- and between-process spread, CI half-width
     # relative to the time, processes, warm-up samples dropped
     + [("rcv_within", "REAL"), ("cv_between", "REAL"), ("rel_ci", "REAL")]
@@ -238,6 +239,7 @@ class Store:
             "measures",
             "code_size_bytes",
             "code_size_method",
+            "build",
         ]
         vals = [run_id] + [cell.get(c) for c in cols[1:]]
         self.db.execute(f"INSERT OR IGNORE INTO cells ({','.join(cols)}) VALUES ({','.join('?' * len(cols))})", vals)
