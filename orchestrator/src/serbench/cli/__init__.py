@@ -571,7 +571,7 @@ def parser() -> argparse.ArgumentParser:
         choices=runner.MODES,
         default="quick",
         help="quick (default): 5 to 20 processes of 40 ms per cell, to a CI within ±1%%, ~0.9 s per cell; "
-        "full: 10 to 50 processes of 0.3 s, to ±0.5%%, ~8 s per cell (docs/methodology.md)",
+        "full: 10 to 50 processes of 0.3 s, to ±0.5%%, ~6 s per cell (docs/methodology.md)",
     )
     s.add_argument("--rounds", type=_int_at_least(1), help="minimum fresh processes per cell (overrides the mode's)")
     s.add_argument(
@@ -603,7 +603,7 @@ def parser() -> argparse.ArgumentParser:
         type=_non_negative,
         metavar="S",
         help="wall time for the whole run's cells, extra passes stop when it is spent "
-        "(default: quick 0.9 s, full 8 s per cell; 0: no budget)",
+        "(default: quick 0.9 s, full 6 s per cell; 0: no budget)",
     )
     s.add_argument(
         "--warmup-k",
