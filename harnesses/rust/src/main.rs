@@ -1,7 +1,7 @@
 //! serbench Rust harness: list, run, verify, selftest (spec/protocol.md, protocol 1).
 
 use serbench_rust::adapters::{self, Bench, Encoder, OneCodec, TypedEncoder};
-use serbench_rust::model::{hash_val, ref_decode, Val};
+use serbench_rust::model::{events, hash_events, hash_val, ref_decode, Event, Val};
 use serbench_rust::typed::{self, Records, Schema};
 use serbench_rust::{alloc, codesize, hash, measure};
 use serde_json::{json, Value as J};
@@ -39,15 +39,6 @@ fn measures(test: &str) -> &'static str {
     }
 }
 
-fn baseline_of(test: &str) -> &'static str {
-    match test {
-        "write" => "hash-data",
-        "typed-encode" => "hash-data-typed",
-        "typed-decode" | "typed-access" => "hash-typed",
-        _ => "hash-object",
-    }
-}
-
 fn version(library: &str) -> &'static str {
     if library == env!("CARGO_PKG_NAME") {
         return env!("CARGO_PKG_VERSION");
@@ -71,6 +62,8 @@ enum Prepared {
     Write(Encoder),
     HashData,
     HashObject(Val),
+    /// the document's parse events, borrowed from its tree (leaked: a prepared cell is never dropped)
+    HashEvents(Vec<Event<'static>>),
     /// the crate's encoder of the records, and its decoder for the check
     TypedEncode(TypedEncoder, adapters::TypedDecodeFn, Schema),
     /// typed-decode / typed-access: the crate's decoder or accessor, the schema, and the crate's own
@@ -168,6 +161,10 @@ fn prepare(b: &Bench, test: &str, fmt: &str, data: &[u8]) -> Result<Prepared, Fa
                 let wire = typed_wire(fmt, &r).map_err(Fail::Library)?;
                 Prepared::HashTyped(r, wire)
             }
+            _ if b.id == "hash-events" => {
+                let tree: &'static Val = Box::leak(Box::new(reference(fmt, data)?));
+                Prepared::HashEvents(events(tree))
+            }
             _ => Prepared::HashObject(reference(fmt, data)?),
         });
     }
@@ -223,6 +220,7 @@ fn check(p: &Prepared, fmt: &str, data: &[u8]) -> Result<(u64, Option<Vec<u8>>),
         }
         Prepared::HashData => Ok((hash_val(&reference(fmt, data)?), None)),
         Prepared::HashObject(v) => Ok((hash_val(v), None)),
+        Prepared::HashEvents(ev) => Ok((hash_events(ev).map_err(Fail::Input)?, None)),
         Prepared::TypedEncode(enc, dec, schema) => guarded(|| {
             let out = enc()?;
             let h = dec(fmt, *schema, AlignedCopy::new(&out).bytes())
@@ -256,6 +254,12 @@ fn timed_op<'a>(p: &'a Prepared, fmt: &'a str, data: &'a [u8]) -> Box<measure::O
             let h = hash_val(black_box(v));
             drop(copy);
             Ok(h)
+        }),
+        Prepared::HashEvents(ev) => Box::new(move || {
+            let copy = black_box(data.to_vec());
+            let h = hash_events(black_box(ev));
+            drop(copy);
+            h
         }),
         Prepared::TypedEncode(enc, _, _) => Box::new(move || {
             let out = enc()?;
@@ -343,7 +347,7 @@ fn cmd_list(benches: &[Bench]) -> i32 {
             let baseline_for: serde_json::Map<String, J> = if b.is_baseline() {
                 serde_json::Map::new()
             } else {
-                tests.iter().map(|t| (t.to_string(), json!(baseline_of(t)))).collect()
+                tests.iter().map(|t| (t.to_string(), json!(b.baseline(t)))).collect()
             };
             let m: serde_json::Map<String, J> = tests.iter().map(|t| (t.to_string(), json!(measures(t)))).collect();
             let mut row = json!({"id": b.id, "library": b.library, "version": version(b.library), "formats": b.formats,

@@ -12,9 +12,14 @@ pub fn benches() -> Vec<Bench> {
             ..Bench::new("hash-data", "serbench-rust", REF_FORMATS)
         },
         Bench {
-            notes: "tree/incremental baseline: copies the input (Vec clone) and walks the harness's own prebuilt tree with the hash",
+            notes: "tree baseline (and of incremental rows that walk a lazily parsed tree): copies the input (Vec clone) and walks the harness's own prebuilt tree with the hash (hash::walk, as the tree rows walk theirs)",
             baseline_for: &["tree", "incremental"],
             ..Bench::new("hash-object", "serbench-rust", REF_FORMATS)
+        },
+        Bench {
+            notes: "incremental baseline: copies the input (Vec clone) and feeds a prebuilt list of the document's parse events to the streaming hash (StreamHasher), as pull-parser, tape and visitor rows feed theirs",
+            baseline_for: &["incremental"],
+            ..Bench::new("hash-events", "serbench-rust", REF_FORMATS)
         },
         Bench {
             notes: "typed-encode baseline: hashes the records' encoding in the format (made once by the crate that owns it), as many bytes as the row hashes",
