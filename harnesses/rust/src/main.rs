@@ -194,11 +194,23 @@ fn prepare(b: &Bench, test: &str, fmt: &str, data: &[u8]) -> Result<Prepared, Fa
     }
 }
 
-/// The records encoded in a typed wire format by the (first) crate that implements it.
+/// The records encoded in a typed wire format, for the baselines: the shortest encoding any crate
+/// of this harness makes in that format. Crates sharing a format id may write different layouts
+/// (CBOR structs as maps in ciborium and serde_cbor, as arrays in minicbor), and a baseline must
+/// never copy or hash more bytes than a row it is subtracted from does (spec/fairness.md).
 fn typed_wire(fmt: &str, r: &Records) -> Result<Vec<u8>, String> {
-    let owner = typed_owner(fmt).ok_or_else(|| format!("no typed encoder for {fmt}"))?;
-    let enc = guarded(|| (owner.typed.as_ref().unwrap().encoder)(fmt, r))?;
-    guarded(&enc).map(|o| o.to_vec())
+    let mut best: Option<Vec<u8>> = None;
+    let mut last_err = format!("no typed encoder for {fmt}");
+    for b in adapters::all() {
+        let Some(t) = b.typed.as_ref().filter(|_| b.formats.contains(&fmt)) else { continue };
+        match guarded(|| (t.encoder)(fmt, r)).and_then(|enc| guarded(&enc).map(|o| o.to_vec())) {
+            Ok(w) if best.as_ref().is_none_or(|x| w.len() < x.len()) => best = Some(w),
+            Ok(_) => {}
+            // a crate that cannot carry these records (bson and uint64) has no row to match here
+            Err(e) => last_err = e,
+        }
+    }
+    best.ok_or(last_err)
 }
 
 /// The crate that owns a typed wire format (the baselines' reference for its bytes).
