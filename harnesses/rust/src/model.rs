@@ -61,23 +61,115 @@ impl Drop for Val {
 
 /// The object hash of a `Val` (tree form), iterative ([`hash::walk`]).
 pub fn hash_val(v: &Val) -> u64 {
-    let r = hash::walk(v, |v| {
-        Ok::<_, Infallible>(match v {
-            Val::Null => Node::Leaf(hash::NULL_HASH),
-            Val::Bool(b) => Node::Leaf(hash::hash_bool(*b)),
-            Val::UInt(u) => Node::Leaf(hash::hash_u64(*u)),
-            Val::NegInt(i) => Node::Leaf(hash::hash_i64(*i)),
-            Val::Float(f) => Node::Leaf(hash::hash_f64(*f)),
-            Val::Str(s) => Node::Leaf(hash::hash_str(s)),
-            Val::Bin(b) => Node::Leaf(hash::hash_bin(b)),
-            Val::Array(a) => Node::Array(a.iter().map(Ok)),
-            Val::Map(m) => Node::Map(m.iter().map(|(k, x)| Ok((hash::hash_str(k), x)))),
-        })
-    });
+    let r = hash::walk(
+        v,
+        #[inline(always)]
+        |v| {
+            Ok::<_, Infallible>(match v {
+                Val::Null => Node::Leaf(hash::NULL_HASH),
+                Val::Bool(b) => Node::Leaf(hash::hash_bool(*b)),
+                Val::UInt(u) => Node::Leaf(hash::hash_u64(*u)),
+                Val::NegInt(i) => Node::Leaf(hash::hash_i64(*i)),
+                Val::Float(f) => Node::Leaf(hash::hash_f64(*f)),
+                Val::Str(s) => Node::Leaf(hash::hash_str(s)),
+                Val::Bin(b) => Node::Leaf(hash::hash_bin(b)),
+                Val::Array(a) => Node::Array(a.iter().map(Ok)),
+                Val::Map(m) => Node::Map(m.iter().map(|(k, x)| Ok((hash::hash_str(k), x)))),
+            })
+        },
+    );
     match r {
         Ok(h) => h,
         Err(never) => match never {},
     }
+}
+
+/// One parse event of a document, borrowed from a [`Val`]: what a pull parser or a visitor hands to
+/// the streaming hash. The `hash-events` baseline replays a prebuilt list of them through
+/// [`hash_events`], so it does the streaming form's hashing work (spec/hash.md) without parsing.
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    Null,
+    Bool(bool),
+    UInt(u64),
+    NegInt(i64),
+    Float(f64),
+    Str(&'a str),
+    Bin(&'a [u8]),
+    Key(&'a str),
+    StartArray,
+    StartMap,
+    End,
+}
+
+enum EventFrame<'a> {
+    Array(std::slice::Iter<'a, Val>),
+    Map(std::slice::Iter<'a, (String, Val)>),
+}
+
+/// The events of a document in order, without recursion (a stack of open containers).
+pub fn events(v: &Val) -> Vec<Event<'_>> {
+    let mut out = Vec::new();
+    let mut stack: Vec<EventFrame<'_>> = Vec::new();
+    let mut item = Some(v);
+    loop {
+        if let Some(v) = item.take() {
+            out.push(match v {
+                Val::Null => Event::Null,
+                Val::Bool(b) => Event::Bool(*b),
+                Val::UInt(u) => Event::UInt(*u),
+                Val::NegInt(i) => Event::NegInt(*i),
+                Val::Float(f) => Event::Float(*f),
+                Val::Str(s) => Event::Str(s),
+                Val::Bin(b) => Event::Bin(b),
+                Val::Array(a) => {
+                    stack.push(EventFrame::Array(a.iter()));
+                    Event::StartArray
+                }
+                Val::Map(m) => {
+                    stack.push(EventFrame::Map(m.iter()));
+                    Event::StartMap
+                }
+            });
+        }
+        match stack.last_mut() {
+            None => return out,
+            Some(EventFrame::Array(it)) => item = it.next(),
+            Some(EventFrame::Map(it)) => {
+                item = it.next().map(|(k, x)| {
+                    out.push(Event::Key(k));
+                    x
+                })
+            }
+        }
+        if item.is_none() {
+            stack.pop();
+            out.push(Event::End);
+        }
+    }
+}
+
+/// The streaming form of the hash over a list of events, through [`hash::StreamHasher`] as the
+/// pull-parser and visitor rows hash: each scalar's hash, each key's hash, each container's frame.
+#[inline(never)]
+pub fn hash_events(events: &[Event<'_>]) -> Result<u64, String> {
+    let mut h = hash::StreamHasher::new();
+    for e in events {
+        match *e {
+            Event::Null => h.emit(hash::NULL_HASH)?,
+            Event::Bool(b) => h.emit(hash::hash_bool(b))?,
+            Event::UInt(u) => h.emit(hash::hash_u64(u))?,
+            Event::NegInt(i) => h.emit(hash::hash_i64(i))?,
+            Event::Float(f) => h.emit(hash::hash_f64(f))?,
+            Event::Str(s) => h.emit(hash::hash_str(s))?,
+            Event::Bin(b) => h.emit(hash::hash_bin(b))?,
+            Event::Key(k) => h.key_hash(hash::hash_str(k))?,
+            Event::StartArray => h.start_array(),
+            Event::StartMap => h.start_map(),
+            Event::End => h.end()?,
+        }
+    }
+    h.value()
 }
 
 enum FoldFrame<'a, O> {
@@ -373,6 +465,19 @@ mod tests {
             assert_eq!(hash_val(&v), nested_hash(DEEP, maps));
             drop(v); // the derived drop glue of Vec<Val> would recurse once per level
         }
+    }
+
+    #[test]
+    fn the_events_of_a_tree_nested_100000_deep_hash_as_the_tree_does() {
+        for maps in [false, true] {
+            let v = nested(DEEP, maps);
+            let ev = events(&v);
+            assert_eq!(hash_events(&ev), Ok(nested_hash(DEEP, maps)));
+            assert!(matches!(ev.last(), Some(Event::End)));
+        }
+        assert_eq!(hash_events(&events(&Val::Null)), Ok(hash::NULL_HASH));
+        assert!(hash_events(&[Event::StartMap, Event::Null, Event::End]).is_err(), "a value without a key");
+        assert!(hash_events(&[Event::StartArray]).is_err(), "an unclosed array");
     }
 
     #[test]

@@ -12,7 +12,7 @@ fn vectors_dir() -> PathBuf {
 fn vectors() -> Vec<serde_json::Value> {
     let text = std::fs::read_to_string(vectors_dir().join("vectors.json")).expect("vectors/vectors.json");
     let index: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(index["hash_version"], 1);
+    assert_eq!(index["hash_version"], 2);
     index["vectors"].as_array().unwrap().clone()
 }
 

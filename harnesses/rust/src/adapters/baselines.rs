@@ -12,17 +12,22 @@ pub fn benches() -> Vec<Bench> {
             ..Bench::new("hash-data", "serbench-rust", REF_FORMATS)
         },
         Bench {
-            notes: "tree/incremental baseline: copies the input (Vec clone) and walks the harness's own prebuilt tree with the hash",
+            notes: "tree baseline (and of incremental rows that walk a lazily parsed tree): copies the input (Vec clone) and walks the harness's own prebuilt tree with the hash (hash::walk, as the tree rows walk theirs)",
             baseline_for: &["tree", "incremental"],
             ..Bench::new("hash-object", "serbench-rust", REF_FORMATS)
         },
         Bench {
-            notes: "typed-encode baseline: hashes the records' encoding in the format (made once by the crate that owns it), as many bytes as the row hashes",
+            notes: "incremental baseline: copies the input (Vec clone) and feeds a prebuilt list of the document's parse events to the streaming hash (StreamHasher), as pull-parser, tape and visitor rows feed theirs",
+            baseline_for: &["incremental"],
+            ..Bench::new("hash-events", "serbench-rust", REF_FORMATS)
+        },
+        Bench {
+            notes: "typed-encode baseline: hashes the records' encoding in the format (the shortest any crate of this harness makes, once), never more bytes than a row hashes",
             baseline_for: &["typed-encode"],
             ..Bench::new("hash-data-typed", "serbench-rust", TYPED_FORMATS)
         },
         Bench {
-            notes: "typed-decode and typed-access baseline: copies the records' encoding in the format (into a 16-byte aligned buffer, as the rows do) and hashes the prebuilt native records",
+            notes: "typed-decode and typed-access baseline: copies the records' encoding in the format (the shortest any crate makes, into a 16-byte aligned buffer, as the rows do) and hashes the prebuilt native records with the typed hash the rows use",
             baseline_for: &["typed-decode", "typed-access"],
             ..Bench::new("hash-typed", "serbench-rust", TYPED_FORMATS)
         },

@@ -174,6 +174,26 @@ pub struct Bench {
     pub typed: Option<Typed>,
     /// baselines: the tests they stand for (their ops are built in main.rs)
     pub baseline_for: &'static [&'static str],
+    /// (test, baseline id) where this row hashes another way than its test's default
+    /// ([`default_baseline`]), e.g. an incremental row that walks a lazily parsed tree
+    pub baseline_override: &'static [(&'static str, &'static str)],
+}
+
+/// The baseline a row of `test` subtracts unless it says otherwise (spec/fairness.md rule 5): the
+/// one that does the same hashing work as the row. Tree rows walk a decoded tree with
+/// [`crate::hash::walk`], as `hash-object` walks the harness's tree; incremental rows feed the
+/// streaming form from parse events (a pull parser, a tape, a serde visitor), as `hash-events` feeds
+/// it from a prebuilt event list; write rows hash their output bytes, as `hash-data` hashes the
+/// input's; typed rows hash native records or views with the typed hash (`hash-typed`) or hash their
+/// encoding (`hash-data-typed`).
+pub fn default_baseline(test: &str) -> &'static str {
+    match test {
+        "write" => "hash-data",
+        "incremental" => "hash-events",
+        "typed-encode" => "hash-data-typed",
+        "typed-decode" | "typed-access" => "hash-typed",
+        _ => "hash-object",
+    }
 }
 
 impl Bench {
@@ -188,7 +208,12 @@ impl Bench {
             write: None,
             typed: None,
             baseline_for: &[],
+            baseline_override: &[],
         }
+    }
+    /// The id of the baseline this row's `test` subtracts.
+    pub fn baseline(&self, test: &str) -> &'static str {
+        self.baseline_override.iter().find(|(t, _)| *t == test).map_or_else(|| default_baseline(test), |(_, b)| b)
     }
     pub fn tests(&self) -> Vec<&'static str> {
         if !self.baseline_for.is_empty() {

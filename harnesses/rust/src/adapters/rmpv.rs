@@ -16,7 +16,7 @@ pub fn benches() -> Vec<Bench> {
 
 /// The hash of an rmpv Value (iterative: [`hash::walk`]).
 pub fn hash_value(v: &Value) -> Result<u64, String> {
-    hash::walk(v, |v| {
+    hash::walk(v, #[inline(always)] |v| {
         Ok(Node::Leaf(match v {
             Value::Nil => hash::NULL_HASH,
             Value::Boolean(b) => hash::hash_bool(*b),

@@ -47,7 +47,7 @@ fn hash_number(n: &serde_json::Number) -> Result<u64, String> {
 
 /// The hash of a serde_json Value (iterative: [`hash::walk`]).
 pub fn hash_value(v: &Value) -> Result<u64, String> {
-    hash::walk(v, |v| {
+    hash::walk(v, #[inline(always)] |v| {
         Ok(match v {
             Value::Null => Node::Leaf(hash::NULL_HASH),
             Value::Bool(b) => Node::Leaf(hash::hash_bool(*b)),
@@ -196,7 +196,7 @@ impl<'de> Deserialize<'de> for BVal<'de> {
 }
 
 fn hash_bval(v: &BVal) -> u64 {
-    let r = hash::walk(v, |v| {
+    let r = hash::walk(v, #[inline(always)] |v| {
         Ok::<_, std::convert::Infallible>(match v {
             BVal::Null => Node::Leaf(hash::NULL_HASH),
             BVal::Bool(b) => Node::Leaf(hash::hash_bool(*b)),

@@ -60,7 +60,7 @@ fn never(r: Result<u64, Infallible>) -> u64 {
 
 /// The hash of an owned DOM (iterative: [`hash::walk`]).
 fn hash_owned(v: &OwnedValue) -> u64 {
-    never(hash::walk(v, |v| {
+    never(hash::walk(v, #[inline(always)] |v| {
         Ok(match v {
             OwnedValue::Static(s) => hash::Node::Leaf(hash_static(s)),
             OwnedValue::String(s) => hash::Node::Leaf(hash::hash_str(s)),
@@ -71,7 +71,7 @@ fn hash_owned(v: &OwnedValue) -> u64 {
 }
 
 fn hash_borrowed(v: &BorrowedValue) -> u64 {
-    never(hash::walk(v, |v| {
+    never(hash::walk(v, #[inline(always)] |v| {
         Ok(match v {
             BorrowedValue::Static(s) => hash::Node::Leaf(hash_static(s)),
             BorrowedValue::String(s) => hash::Node::Leaf(hash::hash_str(s)),

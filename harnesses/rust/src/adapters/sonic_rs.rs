@@ -33,7 +33,7 @@ fn hash_number(n: &sonic_rs::Number) -> Result<u64, String> {
 
 /// The hash of a sonic-rs Value (iterative: [`hash::walk`]).
 fn hash_value(v: &Value) -> Result<u64, String> {
-    hash::walk(v, |v| {
+    hash::walk(v, #[inline(always)] |v| {
         Ok(match v.as_ref() {
             ValueRef::Null => Node::Leaf(hash::NULL_HASH),
             ValueRef::Bool(b) => Node::Leaf(hash::hash_bool(b)),
