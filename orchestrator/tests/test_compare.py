@@ -8,7 +8,7 @@ import json
 
 from serbench import runner
 from serbench.cli import main
-from serbench.compare import CI_ONLY, compare, render
+from serbench.compare import CI_ONLY, compare, render, to_json
 from serbench.store import Store
 
 from .test_report import ARGS, ENV, MANIFEST, _cell, make_run
@@ -111,3 +111,12 @@ def test_compare_json_carries_the_ci_the_geomean_ci_and_what_was_not_compared(tm
     assert doc["geomean"]["fastjson"]["cells"] == 2 and len(doc["geomean"]["fastjson"]["ci"]) == 2
     assert any(r["ci_and_verdict_differ"] for r in doc["rows"]) and doc["same_run"] is False
     assert [n["key"][1] for n in doc["not_compared"]] == ["lossy"]
+
+
+def test_compare_says_how_many_cells_agree_within_five_percent_and_names_the_furthest(tmp_path):
+    cmp = compare(_two_runs(tmp_path), "run-a", "run-b", n_boot=100)
+    text = render(cmp)
+    # speed=0.5 halves fastjson (tree, write) and packer; slowjson is the same in both runs
+    assert "Agreement: 1 of 4 cells (25.0%) have B/A of net time within ±5%." in text
+    assert "Furthest out: packer tree size-1 msgpack (0.412), fastjson tree size-1 json (0.450), fastjson write" in text
+    assert json.loads(to_json(cmp))["cells_agreeing"] == 1

@@ -355,7 +355,7 @@ def render(cmp: Comparison) -> str:
             "verdict.",
             "",
         ]
-    out += [
+    out += agreement(rows) + [
         "| Lang | Benchmark | Test | Dataset | Format | A | B | B/A | 95% CI | p (adj.) | Verdict |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
@@ -396,6 +396,33 @@ def render(cmp: Comparison) -> str:
     return "\n".join(out + _not_compared(cmp)) + "\n"
 
 
+AGREE = 0.05  # two runs of one build "agree" on a cell when B/A of net time is within ±5% (issue 18)
+
+
+def agreement(rows: list[Row]) -> list[str]:
+    """How often two runs agree, in one paragraph: the share of cells whose net-time ratio is within
+    ±5% of 1, the cells furthest out, and the count of each verdict. For two runs of the same build this
+    is the run-to-run reproducibility the report's CIs promise."""
+    finite = [r for r in rows if math.isfinite(r.ratio)]
+    if not finite:
+        return []
+    inside = [r for r in finite if abs(r.ratio - 1) <= AGREE]
+    far = sorted(
+        (r for r in finite if abs(r.ratio - 1) > AGREE), key=lambda r: -abs(math.log(r.ratio)) if r.ratio > 0 else 0
+    )
+    verdicts: dict[str, int] = {}
+    for r in rows:
+        verdicts[r.verdict] = verdicts.get(r.verdict, 0) + 1
+    line = (
+        f"Agreement: {len(inside)} of {len(finite)} cells ({len(inside) / len(finite):.1%}) have B/A of net time "
+        f"within ±{AGREE:.0%}. Verdicts: " + ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items())) + "."
+    )
+    if far:
+        shown = ", ".join(f"{r.key[1]} {r.key[2]} {r.key[3]} {r.key[4]} ({r.ratio:.3f})" for r in far[:8])
+        line += f" Furthest out: {shown}" + (f" and {len(far) - 8} more" if len(far) > 8 else "") + "."
+    return [line, ""]
+
+
 def _not_compared(cmp: Comparison) -> list[str]:
     out = []
     if cmp.versions:
@@ -433,6 +460,8 @@ def to_json(cmp: Comparison) -> str:
             "version_differences": cmp.versions,
             "commits": cmp.commits,
             "dirty": cmp.dirty,
+            "agree_within": AGREE,
+            "cells_agreeing": sum(1 for r in cmp.rows if math.isfinite(r.ratio) and abs(r.ratio - 1) <= AGREE),
             "rows": [
                 {
                     "key": r.key,
