@@ -28,7 +28,7 @@ struct DocTree {
     uint64_t left;
     bool is_map;
   };
-  static int enter(Ref v, Iter& it, sb_hasher* h, std::string&) {
+  static int enter(Ref v, Iter& it, TreeSink* h, std::string&) {
     const Node& x = *v.x;
     switch (x.type) {
       case T::Null: sb_hasher_emit(h, sb_hash_null()); return 0;
@@ -46,7 +46,7 @@ struct DocTree {
     it = Iter{v.x + 1, v.pool, x.count, x.type == T::Map};
     return 1;
   }
-  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+  static int next(Iter& it, Ref& c, TreeSink* h, std::string&) {
     if (it.left == 0) return 0;
     it.left--;
     if (it.is_map) {

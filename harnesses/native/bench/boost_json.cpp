@@ -110,7 +110,7 @@ struct ValueWalk {
     const bj::value *a, *ae;
     const bj::key_value_pair *o, *oe;
   };
-  static int enter(Ref v, Iter& it, sb_hasher* h, std::string&) {
+  static int enter(Ref v, Iter& it, TreeSink* h, std::string&) {
     switch (v->kind()) {
       case bj::kind::null: sb_hasher_emit(h, sb_hash_null()); return 0;
       case bj::kind::bool_: sb_hasher_emit(h, sb_hash_bool(v->get_bool())); return 0;
@@ -137,7 +137,7 @@ struct ValueWalk {
     }
     return 0;
   }
-  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+  static int next(Iter& it, Ref& c, TreeSink* h, std::string&) {
     if (it.is_map) {
       if (it.o == it.oe) return 0;
       const bj::string_view k = it.o->key();

@@ -120,7 +120,7 @@ struct CjsonWalk {
     const cJSON* c;  // the next child
     bool is_map;
   };
-  static int enter(Ref v, Iter& it, sb_hasher* h, std::string&) {
+  static int enter(Ref v, Iter& it, TreeSink* h, std::string&) {
     if (cJSON_IsNumber(v)) {
       const double d = v->valuedouble;
       const bool integral = std::nearbyint(d) == d && std::fabs(d) <= 9007199254740992.0;
@@ -140,7 +140,7 @@ struct CjsonWalk {
     }
     return 0;
   }
-  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+  static int next(Iter& it, Ref& c, TreeSink* h, std::string&) {
     if (!it.c) return 0;
     if (it.is_map) sb_hasher_key(h, it.c->string, strlen(it.c->string));
     c = it.c;

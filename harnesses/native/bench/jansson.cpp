@@ -128,7 +128,7 @@ struct JanssonWalk {
     void* obj_it;  // objects: json_object_iter
     size_t i, n;   // arrays
   };
-  static int enter(Ref v, Iter& it, sb_hasher* h, std::string&) {
+  static int enter(Ref v, Iter& it, TreeSink* h, std::string&) {
     switch (json_typeof(v)) {
       case JSON_OBJECT:
         sb_hasher_open(h, 1);
@@ -147,7 +147,7 @@ struct JanssonWalk {
     }
     return 0;
   }
-  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+  static int next(Iter& it, Ref& c, TreeSink* h, std::string&) {
     if (json_is_object(it.v)) {
       if (!it.obj_it) return 0;
       sb_hasher_key(h, json_object_iter_key(it.obj_it), json_object_iter_key_len(it.obj_it));

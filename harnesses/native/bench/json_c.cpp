@@ -123,7 +123,7 @@ struct JsonCWalk {
     size_t i, n;                   // arrays
     json_object_iterator it, end;  // objects
   };
-  static int enter(Ref v, Iter& it, sb_hasher* h, std::string&) {
+  static int enter(Ref v, Iter& it, TreeSink* h, std::string&) {
     switch (json_object_get_type(v)) {
       case json_type_null: sb_hasher_emit(h, sb_hash_null()); return 0;
       case json_type_boolean: sb_hasher_emit(h, sb_hash_bool(json_object_get_boolean(v))); return 0;
@@ -154,7 +154,7 @@ struct JsonCWalk {
     }
     return 0;
   }
-  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+  static int next(Iter& it, Ref& c, TreeSink* h, std::string&) {
     if (it.is_map) {
       if (json_object_iter_equal(&it.it, &it.end)) return 0;
       const char* k = json_object_iter_peek_name(&it.it);

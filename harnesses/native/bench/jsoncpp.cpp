@@ -93,7 +93,7 @@ struct JsonCppWalk {
     bool is_map;
     Json::Value::const_iterator it, end;
   };
-  static int enter(Ref v, Iter& it, sb_hasher* h, std::string&) {
+  static int enter(Ref v, Iter& it, TreeSink* h, std::string&) {
     switch (v->type()) {
       case Json::nullValue: sb_hasher_emit(h, sb_hash_null()); return 0;
       case Json::booleanValue: sb_hasher_emit(h, sb_hash_bool(v->asBool())); return 0;
@@ -114,7 +114,7 @@ struct JsonCppWalk {
     }
     return 0;
   }
-  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+  static int next(Iter& it, Ref& c, TreeSink* h, std::string&) {
     if (it.it == it.end) return 0;
     if (it.is_map) {
       const char* end;

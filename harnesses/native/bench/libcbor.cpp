@@ -145,7 +145,7 @@ struct CborWalk {
     cbor_item_t** items;  // arrays
     cbor_pair* pairs;     // maps
   };
-  static int enter(Ref it, Iter& pos, sb_hasher* h, std::string& err) {
+  static int enter(Ref it, Iter& pos, TreeSink* h, std::string& err) {
     switch (cbor_typeof(it)) {
       case CBOR_TYPE_UINT: sb_hasher_emit(h, sb_hash_uint(cbor_get_int(it))); return 0;
       case CBOR_TYPE_NEGINT: {
@@ -194,7 +194,7 @@ struct CborWalk {
     err = "unknown CBOR item";
     return -1;
   }
-  static int next(Iter& pos, Ref& c, sb_hasher* h, std::string& err) {
+  static int next(Iter& pos, Ref& c, TreeSink* h, std::string& err) {
     if (pos.i == pos.n) return 0;
     if (!pos.is_map) {
       c = pos.items[pos.i++];

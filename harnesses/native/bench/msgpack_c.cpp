@@ -15,7 +15,7 @@ struct ObjWalk {
     const msgpack_object* o;
     uint32_t i;
   };
-  static int enter(Ref o, Iter& it, sb_hasher* h, std::string& err) {
+  static int enter(Ref o, Iter& it, TreeSink* h, std::string& err) {
     switch (o->type) {
       case MSGPACK_OBJECT_NIL: sb_hasher_emit(h, sb_hash_null()); return 0;
       case MSGPACK_OBJECT_BOOLEAN: sb_hasher_emit(h, sb_hash_bool(o->via.boolean)); return 0;
@@ -33,7 +33,7 @@ struct ObjWalk {
       default: err = "msgpack type outside the data model (ext)"; return -1;
     }
   }
-  static int next(Iter& it, Ref& c, sb_hasher* h, std::string& err) {
+  static int next(Iter& it, Ref& c, TreeSink* h, std::string& err) {
     if (it.o->type == MSGPACK_OBJECT_ARRAY) {
       if (it.i == it.o->via.array.size) return 0;
       c = &it.o->via.array.ptr[it.i++];

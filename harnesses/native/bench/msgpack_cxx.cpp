@@ -68,7 +68,7 @@ struct ObjWalk {
     const msgpack::object* o;
     uint32_t i;
   };
-  static int enter(Ref o, Iter& it, sb_hasher* h, std::string& err) {
+  static int enter(Ref o, Iter& it, TreeSink* h, std::string& err) {
     switch (o->type) {
       case msgpack::type::NIL: sb_hasher_emit(h, sb_hash_null()); return 0;
       case msgpack::type::BOOLEAN: sb_hasher_emit(h, sb_hash_bool(o->via.boolean)); return 0;
@@ -86,7 +86,7 @@ struct ObjWalk {
       default: err = "msgpack ext is outside the data model"; return -1;
     }
   }
-  static int next(Iter& it, Ref& c, sb_hasher* h, std::string& err) {
+  static int next(Iter& it, Ref& c, TreeSink* h, std::string& err) {
     if (it.o->type == msgpack::type::ARRAY) {
       if (it.i == it.o->via.array.size) return 0;
       c = &it.o->via.array.ptr[it.i++];

@@ -20,7 +20,7 @@ struct JsonWalk {
     bool is_map;
     json::const_iterator it, end;
   };
-  static int enter(Ref j, Iter& it, sb_hasher* h, std::string& err) {
+  static int enter(Ref j, Iter& it, TreeSink* h, std::string& err) {
     switch (j->type()) {
       case json::value_t::null: sb_hasher_emit(h, sb_hash_null()); return 0;
       case json::value_t::boolean: sb_hasher_emit(h, sb_hash_bool(j->get<bool>())); return 0;
@@ -47,7 +47,7 @@ struct JsonWalk {
         return -1;
     }
   }
-  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+  static int next(Iter& it, Ref& c, TreeSink* h, std::string&) {
     if (it.it == it.end) return 0;
     if (it.is_map) {
       const std::string& k = it.it.key();

@@ -27,12 +27,15 @@ namespace rj = rapidjson;
 // The tree walk of the DOM rows (TreeHasher: iterative, any depth).
 struct RjWalk {
   using Ref = const rj::Value*;
+  // One pair of pointers for both kinds (fewer registers in TreeHasher's loop): an array's next
+  // element, or a map's next member's name, whose value is the Value after it.
   struct Iter {
+    const rj::Value* p;
+    const rj::Value* e;
     bool is_map;
-    rj::Value::ConstValueIterator v, ve;
-    rj::Value::ConstMemberIterator m, me;
   };
-  static int enter(Ref v, Iter& it, sb_hasher* h, std::string&) {
+  static_assert(sizeof(rj::Value::Member) == 2 * sizeof(rj::Value), "a Member is {name, value}");
+  static int enter(Ref v, Iter& it, TreeSink* h, std::string&) {
     switch (v->GetType()) {
       case rj::kNullType: sb_hasher_emit(h, sb_hash_null()); return 0;
       case rj::kFalseType: sb_hasher_emit(h, sb_hash_bool(0)); return 0;
@@ -46,28 +49,27 @@ struct RjWalk {
       case rj::kArrayType:
         sb_hasher_open(h, 0);
         it.is_map = false;
-        it.v = v->Begin();
-        it.ve = v->End();
+        it.p = v->Begin();
+        it.e = v->End();
         return 1;
       case rj::kObjectType:
         sb_hasher_open(h, 1);
         it.is_map = true;
-        it.m = v->MemberBegin();
-        it.me = v->MemberEnd();
+        it.p = reinterpret_cast<const rj::Value*>(v->MemberBegin().operator->());  // no dereference: may be empty
+        it.e = it.p + 2 * v->MemberCount();
         return 1;
     }
     return 0;
   }
-  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+  static int next(Iter& it, Ref& c, TreeSink* h, std::string&) {
+    if (it.p == it.e) return 0;
     if (it.is_map) {
-      if (it.m == it.me) return 0;
-      sb_hasher_key(h, it.m->name.GetString(), it.m->name.GetStringLength());
-      c = &it.m->value;
-      ++it.m;
+      sb_hasher_key(h, it.p->GetString(), it.p->GetStringLength());
+      c = it.p + 1;
+      it.p += 2;
       return 1;
     }
-    if (it.v == it.ve) return 0;
-    c = it.v++;
+    c = it.p++;
     return 1;
   }
 };

@@ -23,7 +23,7 @@ struct DomWalk {
     dom::array::iterator a, ae;
     dom::object::iterator o, oe;
   };
-  static int enter(Ref e, Iter& it, sb_hasher* h, std::string& err) {
+  static int enter(Ref e, Iter& it, TreeSink* h, std::string& err) {
     switch (e.type()) {
       case dom::element_type::ARRAY: {
         dom::array a(e);
@@ -55,7 +55,7 @@ struct DomWalk {
     err = "unknown element type";
     return -1;
   }
-  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+  static int next(Iter& it, Ref& c, TreeSink* h, std::string&) {
     if (it.is_map) {
       if (!(it.o != it.oe)) return 0;
       const std::string_view k = it.o.key();

@@ -78,7 +78,7 @@ struct YajlWalk {
     yajl_val v;
     size_t i;
   };
-  static int enter(Ref v, Iter& it, sb_hasher* h, std::string&) {
+  static int enter(Ref v, Iter& it, TreeSink* h, std::string&) {
     if (YAJL_IS_OBJECT(v) || YAJL_IS_ARRAY(v)) {
       sb_hasher_open(h, YAJL_IS_OBJECT(v));
       it = Iter{v, 0};
@@ -101,7 +101,7 @@ struct YajlWalk {
     }
     return 0;
   }
-  static int next(Iter& it, Ref& c, sb_hasher* h, std::string&) {
+  static int next(Iter& it, Ref& c, TreeSink* h, std::string&) {
     if (YAJL_IS_OBJECT(it.v)) {
       if (it.i == it.v->u.object.len) return 0;
       const char* k = it.v->u.object.keys[it.i];

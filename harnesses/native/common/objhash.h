@@ -133,24 +133,28 @@ static inline uint64_t sb_map_end(uint64_t sum, uint64_t n) { return sb_mum(sum 
  * the harness's own code never limits or overflows on its input), and a hasher reused across the
  * iterations of a timed loop allocates only while it first grows.
  *
- * Each frame holds its sum, its count so far (which is also the index of an array's next element)
- * and, for a map, the pending key's hash. Both kinds add mum(h ^ c1, other ^ c2): an array with
- * (c1, c2, other) = (P1, P2, index), a map with (P0, P3, key) (mum is symmetric), so the hot path
- * picks `other` with a select instead of two code paths. The open containers are stack[1..depth]
- * (slot 0 is never used, so the top is stack[depth] without a subtraction).
+ * The innermost open container's frame is kept in the hasher itself (`top`), its parents on the
+ * stack, so emit and key touch one small struct at a fixed place instead of indexing a stack. A
+ * frame holds its sum and its count so far (also the index of an array's next element). Both kinds
+ * add mum(h ^ c1, other ^ c2): an array with (c1, c2, other) = (P1, P2, index), a map with
+ * (P0, P3, key) (mum is symmetric). `other ^ c2` is kept as (n & amask) ^ kx, with amask all ones
+ * and kx = P2 for an array, amask 0 and kx = key ^ P3 for a map, so emit never branches on the kind.
+ * The parents of `top` are stack[0..depth-1) (depth counts `top` too).
  *
  * A hasher must start zeroed (`sb_hasher h = SB_HASHER_ZERO;`, or sb::Hasher in C++), then
  * sb_hasher_init before each document; sb_hasher_free releases the stack. */
 typedef struct {
-  uint64_t acc, n, key;
-  uint64_t c1, c2; /* (P1, P2) for an array, (P0, P3) for a map */
-  uint64_t is_map;
+  uint64_t acc, n;
+  uint64_t amask; /* ~0 for an array, 0 for a map */
+  uint64_t kx;    /* P2 for an array; the pending key's hash ^ P3 for a map */
+  uint64_t c1;    /* P1 for an array, P0 for a map */
 } sb_frame;
 
 typedef struct {
-  sb_frame *stack; /* cap frames, of which 1..depth are open */
+  sb_frame top;    /* the innermost open container (when depth > 0) */
+  sb_frame *stack; /* cap frames: the parents of top */
   size_t cap;
-  size_t depth;
+  size_t depth;   /* open containers, top included */
   int has_result; /* a root value has been closed */
   int error;      /* SB_HASHER_UNBALANCED or SB_HASHER_NOMEM */
   uint64_t result;
@@ -158,7 +162,7 @@ typedef struct {
 
 enum { SB_HASHER_UNBALANCED = 1, SB_HASHER_NOMEM = 2 };
 #define SB_HASHER_ZERO \
-  { NULL, 0, 0, 0, 0, 0 }
+  { {0, 0, 0, 0, 0}, NULL, 0, 0, 0, 0, 0 }
 
 static inline void sb_hasher_init(sb_hasher *h) {
   h->depth = 0;
@@ -208,39 +212,41 @@ static inline void sb_hasher_emit(sb_hasher *h, uint64_t v) {
     sb_hasher_root(h, v);
     return;
   }
-  sb_frame *f = &h->stack[h->depth];
-  f->acc += sb_mum(v ^ f->c1, (f->is_map ? f->key : f->n) ^ f->c2);
+  sb_frame *f = &h->top;
+  f->acc += sb_mum(v ^ f->c1, (f->n & f->amask) ^ f->kx);
   f->n++;
 }
 
 static inline void sb_hasher_open(sb_hasher *h, int is_map) {
-  if (SB_UNLIKELY(h->depth + 1 >= h->cap) && !sb_hasher_grow(h)) return;
-  sb_frame *f = &h->stack[++h->depth];
-  f->acc = 0;
-  f->n = 0;
-  f->key = 0;
-  f->c1 = is_map ? SB_P0 : SB_P1;
-  f->c2 = is_map ? SB_P3 : SB_P2;
-  f->is_map = (uint64_t)is_map;
+  if (h->depth > 0) { /* top becomes a parent */
+    if (SB_UNLIKELY(h->depth > h->cap) && !sb_hasher_grow(h)) return;
+    h->stack[h->depth - 1] = h->top;
+  }
+  h->depth++;
+  h->top.acc = 0;
+  h->top.n = 0;
+  h->top.amask = is_map ? 0 : ~(uint64_t)0;
+  h->top.kx = is_map ? SB_P3 : SB_P2; /* a map's before any key: as if the key's hash were 0 */
+  h->top.c1 = is_map ? SB_P0 : SB_P1;
 }
 
-/* A map key (ignored outside a map, where the events are unbalanced anyway). */
-static inline void sb_hasher_key(sb_hasher *h, const void *k, size_t n) {
-  if (h->depth > 0) h->stack[h->depth].key = sb_hash_str(k, n);
-}
-
-/* The key's hash, for walks that already have it. */
+/* The key's hash, for walks that already have it (ignored outside a map, where the events are
+ * unbalanced anyway). */
 static inline void sb_hasher_key_hash(sb_hasher *h, uint64_t kh) {
-  if (h->depth > 0) h->stack[h->depth].key = kh;
+  if (h->depth > 0 && h->top.amask == 0) h->top.kx = kh ^ SB_P3;
 }
+
+/* A map key. */
+static inline void sb_hasher_key(sb_hasher *h, const void *k, size_t n) { sb_hasher_key_hash(h, sb_hash_str(k, n)); }
 
 static inline void sb_hasher_close(sb_hasher *h) {
   if (SB_UNLIKELY(h->depth == 0)) {
     h->error = SB_HASHER_UNBALANCED;
     return;
   }
-  const sb_frame *f = &h->stack[h->depth--];
-  sb_hasher_emit(h, sb_mum(f->acc ^ (f->is_map ? SB_SEED(SB_MAP) : SB_SEED(SB_ARRAY)), f->n ^ SB_P3));
+  const uint64_t v = sb_mum(h->top.acc ^ (h->top.amask ? SB_SEED(SB_ARRAY) : SB_SEED(SB_MAP)), h->top.n ^ SB_P3);
+  if (--h->depth > 0) h->top = h->stack[h->depth - 1];
+  sb_hasher_emit(h, v);
 }
 
 /* Why the events did not give one value (for error messages). */

@@ -109,51 +109,87 @@ struct Hasher : sb_hasher {
   Hasher& operator=(const Hasher&) = delete;
 };
 
+// The hashing state TreeHasher hands to W::enter and W::next in place of an sb_hasher: the
+// innermost open container's sum (an sb_frame, see objhash.h). It lives in
+// TreeHasher's own locals, so once enter/next inline it stays in registers, and its parents' frames
+// share one stack with the parents' iterators. The sb_hasher_* overloads below (after the
+// namespace) give it the streaming hasher's interface; sb_hasher_open only notes the kind, and
+// TreeHasher pushes the parent and starts the new sum when enter returns 1.
+struct TreeSink {
+  sb_frame f;     // the innermost open container; before the root, kRoot (its sum becomes the root's hash)
+  bool open_map;  // the kind of the container enter has just opened
+  // A frame whose sum after one emit is the value itself: acc = mum(v ^ 0, (0 & 0) ^ 1) = v.
+  static constexpr sb_frame kRoot{0, 0, 0, 1, 0};
+};
+
+}  // namespace sb
+
+inline void sb_hasher_emit(sb::TreeSink* s, uint64_t v) {
+  s->f.acc += sb_mum(v ^ s->f.c1, (s->f.n & s->f.amask) ^ s->f.kx);
+  s->f.n++;
+}
+inline void sb_hasher_open(sb::TreeSink* s, int is_map) { s->open_map = is_map != 0; }
+// Only called inside a map (W::next of a map).
+inline void sb_hasher_key_hash(sb::TreeSink* s, uint64_t kh) { s->f.kx = kh ^ SB_P3; }
+inline void sb_hasher_key(sb::TreeSink* s, const void* k, size_t n) { sb_hasher_key_hash(s, sb_hash_str(k, n)); }
+
+namespace sb {
+
 // Hashes a library's decoded tree without recursion: an explicit stack of positions in the open
-// containers, and the streaming hasher for the sums (the tree form and the streaming form of
-// spec/hash.md give the same hash). Adapters keep one as a member, so its stacks grow on the first
-// decode and are reused by every later one. W describes the library's tree:
+// containers, each with its container's sum (the tree form and the streaming form of spec/hash.md
+// give the same hash). Adapters keep one as a member, so its stack grows on the first decode and is
+// reused by every later one. W describes the library's tree:
 //   using Ref = ...;   a handle to one value (a pointer or a cheap view)
 //   struct Iter;       a position inside an open array or map
-//   static int enter(Ref v, Iter& it, sb_hasher* h, std::string& err);
+//   static int enter(Ref v, Iter& it, TreeSink* h, std::string& err);
 //       a scalar: sb_hasher_emit its hash, return 0; an array or map: sb_hasher_open it, set `it` to
 //       its first child, return 1; a value outside the data model: set err, return -1
-//   static int next(Iter& it, Ref& child, sb_hasher* h, std::string& err);
+//   static int next(Iter& it, Ref& child, TreeSink* h, std::string& err);
 //       the next child into `child` (for a map, after sb_hasher_key of its key) and 1; 0 at the end;
 //       -1 with err set (a key that is not a string)
 template <class W>
 class TreeHasher {
-  Hasher h_;
-  std::vector<typename W::Iter> st_;  // the parents of the innermost open container
+  struct Frame {
+    typename W::Iter it;
+    sb_frame sum;
+  };
+  std::vector<Frame> st_;  // the parents of the innermost open container
 
  public:
   bool operator()(typename W::Ref root, uint64_t& hash, std::string& err) {
-    sb_hasher_init(&h_);
     st_.clear();
+    TreeSink s{TreeSink::kRoot, false};
     typename W::Ref v = root;
     typename W::Iter cur{}, child;  // cur: the innermost open container (when depth > 0)
     size_t depth = 0;
     for (;;) {
-      const int r = W::enter(v, child, &h_, err);
+      const int r = W::enter(v, child, &s, err);
       if (r < 0) return false;
       if (r > 0) {  // a container: it becomes the innermost, its parent waits on st_
-        if (depth++ > 0) st_.push_back(cur);
+        if (depth++ > 0) st_.push_back(Frame{cur, s.f});
         cur = child;
+        s.f.acc = 0;
+        s.f.n = 0;
+        s.f.amask = s.open_map ? 0 : ~uint64_t{0};
+        s.f.kx = s.open_map ? SB_P3 : SB_P2;
+        s.f.c1 = s.open_map ? SB_P0 : SB_P1;
+      } else if (depth == 0) {  // a scalar root
+        hash = s.f.acc;
+        return true;
       }
       for (;;) {  // the next value: a child of the innermost open container, or the end
-        if (depth == 0) {
-          if (sb_hasher_done(&h_, &hash)) return true;
-          err = sb_hasher_error(&h_);
-          return false;
-        }
-        const int c = W::next(cur, v, &h_, err);
+        const int c = W::next(cur, v, &s, err);
         if (c < 0) return false;
         if (c > 0) break;
-        sb_hasher_close(&h_);
-        if (--depth > 0) {
-          cur = st_.back();
-          st_.pop_back();
+        const uint64_t h = sb_mum(s.f.acc ^ (s.f.amask ? SB_SEED(SB_ARRAY) : SB_SEED(SB_MAP)), s.f.n ^ SB_P3);
+        if (--depth == 0) {
+          hash = h;
+          return true;
         }
+        cur = st_.back().it;
+        s.f = st_.back().sum;
+        st_.pop_back();
+        sb_hasher_emit(&s, h);
       }
     }
   }
