@@ -31,7 +31,8 @@ from ..corpus.formats import FormatError
 from ..corpus.generator import DEFAULT_SEED
 from ..harnesses import BuildOptions, HarnessError, UnknownHarness, harness_classes, make, release_harness_locks
 from ..progress import ProgressBar
-from ..report import export, markdown
+from ..report import export, facts, markdown
+from ..report import html as html_report
 from ..store import Store, StoreError
 
 ROOT = Path(__file__).resolve().parents[4]
@@ -232,10 +233,17 @@ def _run(args, db: Store) -> int:
     out.mkdir(parents=True, exist_ok=True)
     run_row, cell_rows = db.run(run_id), db.cells(run_id)
     (out / "report.md").write_text(markdown.render(run_row, cell_rows))
+    try:
+        _write_html(db, run_row, cell_rows, out / "report.html")
+    except Exception as e:  # the run is stored and report.md written: a page must not lose them
+        say(f"warning: report.html not written ({e!r}); `serbench report {run_id} --format html` tries again")
     print(markdown.summary(run_row, cell_rows))
     for warning in markdown.run_warnings(run_row, cell_rows):
         say(f"warning: {warning}")
-    say(f"done in {time.monotonic() - t0:.0f} s; report: {out / 'report.md'}; store: {args.db} (run {run_id})")
+    say(
+        f"done in {time.monotonic() - t0:.0f} s; report: {out / 'report.md'} and report.html; "
+        f"store: {args.db} (run {run_id})"
+    )
     return EXIT_OK
 
 
@@ -363,6 +371,15 @@ def _pick_run(db: Store, run_id: str | None):
     return row
 
 
+def _write_html(db: Store, run, cells, path: Path) -> None:
+    """The HTML report; without the charting library (no npm, no network) it is written with tables only."""
+    library_js, note = html_report.chart_library(say=say)
+    if note:
+        say(f"warning: {note}")
+    history = html_report.same_machine_runs(db, run)
+    path.write_text(html_report.render(run, cells, library_js, note, history), encoding="utf-8")
+
+
 def cmd_report(args) -> int:
     db = Store(Path(args.db))
     if args.list:
@@ -375,12 +392,79 @@ def cmd_report(args) -> int:
     run = {**dict(run), "status": db.status(run)}
     if run["status"] != "done":
         say(markdown.unfinished_note(run, cells))
+    if args.format == "html":
+        # a file, never stdout: the page inlines a 1 MB library; by default beside the run's report.md
+        out_dir = Path(json.loads(run["args_json"]).get("out") or ROOT / "results") / run["id"]
+        path = Path(args.output) if args.output else out_dir / "report.html"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_html(db, run, cells, path)
+        say(f"wrote {path}")
+        return EXIT_OK
     text = {"md": markdown.render, "json": export.to_json, "csv": export.to_csv}[args.format](run, cells)
     if args.output:
         Path(args.output).write_text(text)
         say(f"wrote {args.output}")
     else:
         sys.stdout.write(text)
+    return EXIT_OK
+
+
+def history_rows(db: Store) -> list[dict]:
+    """One row per stored run, oldest first: what `serbench history` prints."""
+    out = []
+    for r in db.runs():
+        args, env = json.loads(r["args_json"]), json.loads(r["env_json"])
+        cells = db.cells(r["id"])
+        real = [c for c in cells if not c["is_baseline"]]
+        wall = facts.wall_s(r, env)
+        out.append(
+            {
+                "id": r["id"],
+                "started": datetime.fromtimestamp(r["started_at"], timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+                "status": db.status(r),
+                "mode": r["mode"],
+                "measure": args.get("measure") or "time",
+                "languages": sorted({c["harness"] for c in cells}),
+                "cells": len(real),
+                "ok": sum(1 for c in real if c["status"] == "ok"),
+                "incorrect_or_failed": sum(1 for c in real if c["status"] in ("incorrect", "failed")),
+                "wall_s": round(wall, 1) if wall is not None else None,
+                "cpu_model": env.get("cpu_model"),
+                "cores": env.get("cores"),
+            }
+        )
+    return out
+
+
+def cmd_history(args) -> int:
+    db = Store(Path(args.db))
+    rows = history_rows(db)
+    if args.format == "json":
+        print(json.dumps({"schema": "serbench.history/1", "runs": rows}, indent=1))
+        return EXIT_OK
+    if not rows:
+        say("the store has no runs yet; try `serbench run`")
+        return EXIT_OK
+    header = ["Run", "Started", "Status", "Mode", "Measure", "Languages", "Cells", "Ok", "Bad", "Wall time", "Machine"]
+    table = [
+        [
+            r["id"],
+            r["started"],
+            r["status"],
+            r["mode"],
+            r["measure"],
+            ",".join(r["languages"]) or "–",
+            str(r["cells"]),
+            str(r["ok"]),
+            str(r["incorrect_or_failed"]),
+            facts.duration(r["wall_s"]) if r["wall_s"] is not None else "–",
+            f"{r['cpu_model']}, {r['cores']} cores",
+        ]
+        for r in rows
+    ]
+    widths = [max(len(x[i]) for x in [header, *table]) for i in range(len(header))]
+    for line in [header, *table]:
+        print("  ".join(x.ljust(w) for x, w in zip(line, widths, strict=True)).rstrip())
     return EXIT_OK
 
 
@@ -396,7 +480,22 @@ def cmd_compare(args) -> int:
             f"runs {a['id']} and {b['id']} share no measured cell ({len(result.not_compared)} cells measured in one "
             "only); compare runs of the same benchmarks"
         )
-    sys.stdout.write(compare_json(result) + "\n" if args.format == "json" else render_compare(result))
+    if args.format == "html":
+        # a file, as the report's: the page inlines the charting library
+        path = Path(args.output) if args.output else ROOT / "results" / f"compare-{a['id']}-vs-{b['id']}.html"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        library_js, note = html_report.chart_library(say=say)
+        if note:
+            say(f"warning: {note}")
+        path.write_text(html_report.render_compare(result, library_js, note), encoding="utf-8")
+        say(f"wrote {path}")
+        return EXIT_OK
+    text = compare_json(result) + "\n" if args.format == "json" else render_compare(result)
+    if args.output:
+        Path(args.output).write_text(text)
+        say(f"wrote {args.output}")
+    else:
+        sys.stdout.write(text)
     return EXIT_OK
 
 
@@ -658,17 +757,24 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--data", action="append", default=[], metavar="FILE")
     s.set_defaults(fn=cmd_corpus)
 
-    s = command("report", help="a stored run as Markdown, JSON or CSV")
+    s = command("report", help="a stored run as Markdown, JSON, CSV or a self-contained HTML page with charts")
     s.add_argument("run", nargs="?", help="run id (default: the latest)")
-    s.add_argument("--format", choices=("md", "json", "csv"), default="md")
-    s.add_argument("--output", help="file to write (default: stdout)")
+    s.add_argument("--format", choices=("md", "json", "csv", "html"), default="md")
+    s.add_argument(
+        "--output", help="file to write (default: stdout; html: results/<run-id>/report.html, beside report.md)"
+    )
     s.add_argument("--list", action="store_true", help="list the stored runs")
     s.set_defaults(fn=cmd_report)
+
+    s = command("history", help="the runs in the store: id, date, mode, measure, languages, cells, wall time")
+    s.add_argument("--format", choices=("table", "json"), default="table")
+    s.set_defaults(fn=cmd_history)
 
     s = command("compare", help="two runs: ratio, CI and significance per cell")
     s.add_argument("run_a")
     s.add_argument("run_b")
-    s.add_argument("--format", choices=("md", "json"), default="md")
+    s.add_argument("--format", choices=("md", "json", "html"), default="md")
+    s.add_argument("--output", help="file to write (default: stdout; html: results/compare-<run-a>-vs-<run-b>.html)")
     s.set_defaults(fn=cmd_compare)
 
     s = command("doctor", help="toolchains and machine settings, with the command that fixes each")

@@ -4,21 +4,26 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timezone
-from statistics import median
 
-from .. import envinfo
-from ..stats import NOISY_REL_CI, NOISY_RUN_RCV
+from ..stats import NOISY_REL_CI
+from .facts import (
+    TEST_TITLES,
+    dataset_order,
+    instr_of,
+    is_instruction_run,
+    precision_line,
+    ranked,
+    run_header,
+    run_warnings,
+    time_of,
+    unfinished_note,
+    within_baseline,
+)
 from .units import fmt_bytes, fmt_count, fmt_instr, fmt_ns
 
-TEST_TITLES = [
-    ("write", "Write"),
-    ("tree", "Tree"),
-    ("incremental", "Incremental"),
-    ("typed-encode", "Typed encode"),
-    ("typed-decode", "Typed decode"),
-    ("typed-access", "Typed access"),
-]
+# run_warnings and unfinished_note live in facts (the HTML report states them too); `run`, `report`
+# and the tests call them from here
+__all__ = ["render", "summary", "run_warnings", "unfinished_note", "TEST_TITLES"]
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -32,92 +37,19 @@ def _ci(c) -> str:
     return f"{fmt_ns(lo)} – {fmt_ns(hi)}" if lo is not None else "–"
 
 
-def _time(c):
-    return c["net_ns"] if c["net_ns"] is not None else c["median_ns"]
-
-
-def _within_baseline(c) -> bool:
-    """The net time's CI reaches zero: the library's own cost cannot be told apart from the baseline's
-    at this precision, and a negative net is noise, not speed. BenchmarkDotNet's ZeroMeasurementAnalyser
-    warns the same way when a benchmark is indistinguishable from its empty-method overhead."""
-    return c["net_ci_low_ns"] is not None and c["net_ci_low_ns"] <= 0
-
-
 def _time_cell(c) -> str:
     """A time with its warnings, as every table and the summary print it."""
     return (
-        fmt_ns(_time(c))
+        fmt_ns(time_of(c))
         + (" ⚠ noisy" if c["noisy"] else "")
         + (" ⚠ bimodal" if c["bimodal"] else "")
-        + (" ⚠ within baseline noise" if _within_baseline(c) else "")
+        + (" ⚠ within baseline noise" if within_baseline(c) else "")
     )
-
-
-def ranked(rows: list) -> tuple[list, list]:
-    """(rows ranked by time, rows within baseline noise): a row whose net CI reaches zero is never
-    ranked, so it can never look like a winner (a negative net is noise, not speed); those come after
-    the ranked rows, by time too."""
-    rows = sorted(rows, key=_time)
-    return [c for c in rows if not _within_baseline(c)], [c for c in rows if _within_baseline(c)]
-
-
-def _has(c, key: str) -> bool:
-    return key in c.keys() and c[key] is not None
-
-
-def wall_s(run, env: dict) -> float | None:
-    """The time the run's cells took, builds excluded: the load segments (one per invocation, resumes
-    included), else start to finish."""
-    segs = [s.get("wall_s") for s in env.get("load") or [] if s.get("wall_s") is not None]
-    if segs:
-        return sum(segs)
-    return run["finished_at"] - run["started_at"] if run["finished_at"] else None
-
-
-def _duration(s: float) -> str:
-    m, sec = divmod(round(s), 60)
-    h, m = divmod(m, 60)
-    return f"{h} h {m:02d} min" if h else (f"{m} min {sec:02d} s" if m else f"{sec} s")
-
-
-def precision_line(run, cells) -> str:
-    """The run's wall time, its median robust CV and its noisy cells, for the top of the report."""
-    env = json.loads(run["env_json"])
-    measured = [c for c in cells if c["status"] == "ok" and c["rcv"] is not None]
-    parts = []
-    w = wall_s(run, env)
-    if w is not None:
-        parts.append(f"wall time {_duration(w)} (cells only, builds excluded)")
-    if measured:
-        rcv = f"median robust CV {median(c['rcv'] for c in measured):.1%} (all samples of a cell pooled"
-        within = [c["rcv_within"] for c in measured if _has(c, "rcv_within")]
-        between = [c["cv_between"] for c in measured if _has(c, "cv_between")]
-        if within and between:
-            rcv += f"; within a process {median(within):.1%}, between processes {median(between):.1%}"
-        parts.append(rcv + ")")
-        rel = [c["rel_ci"] for c in measured if _has(c, "rel_ci")]
-        if rel:
-            parts.append(f"median 95% CI half-width {median(rel):.2%} of the time")
-            rounds = [c["n_rounds"] for c in measured if _has(c, "n_rounds")]
-            parts.append(f"{min(rounds)} to {max(rounds)} processes per cell (median {median(rounds):g})")
-        noisy = sum(1 for c in measured if c["noisy"] and c["noisy"] & 1)
-        what = f"95% CI half-width above {NOISY_REL_CI:.0%}" if rel else "robust CV above 5%"
-        parts.append(f"{noisy} of {len(measured)} cells noisy ({what})")
-    return ("**Precision:** " + "; ".join(parts) + ".") if parts else ""
-
-
-def is_instruction_run(run) -> bool:
-    """A run of `serbench run --measure instructions` (runs before that option measured time)."""
-    return json.loads(run["args_json"]).get("measure") == "instructions"
-
-
-def _instr(c):
-    return c["instr_net"] if c["instr_net"] is not None else c["instructions_per_op"]
 
 
 def _instr_cell(c) -> str:
     """Net instructions per operation with its warning: a count that a repeat did not reproduce."""
-    return fmt_instr(_instr(c)) + (" ⚠ not deterministic" if c["instr_deterministic"] == 0 else "")
+    return fmt_instr(instr_of(c)) + (" ⚠ not deterministic" if c["instr_deterministic"] == 0 else "")
 
 
 def _instr_row(c, show_lang: bool, show_code: bool) -> list[str]:
@@ -149,88 +81,6 @@ INSTR_NOTE = (
     "parallelism and the CPU's frequency. A library that executes fewer, slower instructions (divisions, "
     "cache-missing loads) can rank better here than in time; read counts beside a time run of the same build."
 )
-
-
-def _label(c) -> str:
-    return f"{c['harness']} {c['bench']} {c['test']} {c['dataset']} {c['format']}"
-
-
-def run_warnings(run: sqlite3.Row, cells: list[sqlite3.Row]) -> list[str]:
-    """What makes this run's numbers less trustworthy, one sentence each with what to do: a busy
-    machine, a noisy run, bimodal cells. The report puts them at the top; `run` prints them too."""
-    env = json.loads(run["env_json"])
-    out = []
-    if is_instruction_run(run):
-        # counts do not depend on the machine's load; what makes them less trustworthy is a cell
-        # whose repeat counted differently
-        varied = [c for c in cells if c["instr_deterministic"] == 0 and c["status"] == "ok" and not c["is_baseline"]]
-        if varied:
-            names = ", ".join(_label(c) for c in varied[:5]) + (", …" if len(varied) > 5 else "")
-            out.append(
-                f"{len(varied)} {'cell is' if len(varied) == 1 else 'cells are'} not deterministic ({names}): the "
-                "same process counted differently twice (or its baseline did), so its count may differ on the next "
-                "run too; a library that seeds a hash table from the OS does this."
-            )
-        return out
-    load = envinfo.load_summary(env.get("load") or [])
-    if load and load["busy"]:
-        cores = env.get("cores") or 1
-        out.append(
-            f"the machine was busy: other processes took {load['other_share']:.0%} of its CPU time while the cells "
-            f"ran (on average {load['other_share'] * cores:.1f} of its {cores} cores), so times are slower and "
-            "noisier than on a quiet machine. Stop other work (builds, browsers, other benchmarks) and run again."
-        )
-    rcvs = [c["rcv"] for c in cells if c["rcv"] is not None]
-    if rcvs and median(rcvs) > NOISY_RUN_RCV:
-        out.append(
-            f"this run is noisy: the median robust CV over its {len(rcvs)} measured cells is {median(rcvs):.1%}, "
-            f"above {NOISY_RUN_RCV:.0%}, so small differences mean little. "
-            "Quiet the machine (`serbench doctor` checks the CPU governor) and run again, or use `--mode full`."
-        )
-    bimodal = [c for c in cells if c["bimodal"] and c["status"] == "ok"]
-    if bimodal:
-        names = ", ".join(_label(c) for c in bimodal[:5]) + (", …" if len(bimodal) > 5 else "")
-        out.append(
-            f"{len(bimodal)} {'cell is' if len(bimodal) == 1 else 'cells are'} bimodal ({names}): their samples fall "
-            "into two clusters at least 10% apart, so the median sits in one of them and another run may pick the "
-            "other. Look at their samples (`serbench report --format json`) or run them again with more rounds."
-        )
-    return out
-
-
-def _commit(env: dict) -> str:
-    text = f"Commit {env.get('git_commit')}"
-    if env.get("git_dirty"):
-        changed = env.get("git_status") or []
-        n = env.get("git_status_count", len(changed))
-        shown = ", ".join(f"`{line.strip()}`" for line in changed[:5]) + (", …" if n > 5 else "")
-        return text + f" with a **dirty working tree** ({n} uncommitted {'change' if n == 1 else 'changes'}: {shown})"
-    return text + (" (working tree clean)" if env.get("git_dirty") is False else "")
-
-
-def _provenance(args: dict, env: dict) -> list[str]:
-    """The command line and the machine's load, where the run stored them."""
-    out = []
-    if args.get("command_line"):
-        line = f"Command: `{args['command_line']}` in `{args.get('cwd')}`"
-        resumes = [s for s in env.get("load") or [] if s.get("argv") and "--resume" in s["argv"]]
-        if resumes:
-            line += f"; resumed {len(resumes)} {'time' if len(resumes) == 1 else 'times'}"
-        out.append(line + ".")
-    load = envinfo.load_summary(env.get("load") or [])
-    if load:
-        avg = [f"{a[0]:.2f}" if a else "?" for a in (load["loadavg_before"], load["loadavg_after"])]
-        line = f"Load: load average {avg[0]} before the cells ran and {avg[1]} after"
-        if load["other_share"] is not None:
-            line += (
-                f"; other processes took {load['other_share']:.1%} of the CPU time ({load['cpu_other_s']:.1f} CPU s"
-                f" in {load['wall_s']:.0f} s)"
-            )
-        out.append(line + ".")
-    if env.get("test_hooks"):
-        hooks = ", ".join(f"{k}={v}" for k, v in env["test_hooks"].items())
-        out.append(f"**Test hooks were set ({hooks}): this run is a test of the suite, not a measurement.**")
-    return out
 
 
 def _builds(cells) -> list[str]:
@@ -333,7 +183,7 @@ def _typed_section(entry: dict, cells: list, show_lang: bool, show_code: bool) -
     def key(item):
         tests = item[1]
         c = tests.get("typed-decode") or tests.get("typed-access") or tests.get("typed-encode")
-        return (_within_baseline(c), _time(c))  # rows within baseline noise are never ranked: last
+        return (within_baseline(c), time_of(c))  # rows within baseline noise are never ranked: last
 
     def per_test(tests_of_row, column: str, fmt) -> str:
         return " / ".join(fmt(c[column] if c else None) for c in tests_of_row)
@@ -378,62 +228,21 @@ def _typed_section(entry: dict, cells: list, show_lang: bool, show_code: bool) -
     return out + [""]
 
 
-def dataset_order(manifest: dict) -> list[str]:
-    return [d["dataset"] for d in manifest["datasets"]]
-
-
-def unfinished_note(run, cells) -> str:
-    """One line for a run that did not finish: what is missing and the command that finishes it."""
-    left = sum(1 for c in cells if c["status"] == "pending")
-    how = (
-        "it is still running" if run["status"] == "running" else f"finish it with: ./serbench run --resume {run['id']}"
-    )
-    return (
-        f"⚠ run {run['id']} is unfinished ({run['status']}): {left} of {len(cells)} cells are not finished "
-        f"and are left out of the tables; {how}"
-    )
-
-
-def _rounds_text(args: dict) -> str:
-    if args.get("target_ci"):
-        return (
-            f"{args.get('rounds')} to {args.get('max_rounds')} processes per cell, to a 95% CI within "
-            f"±{args['target_ci']:.1%}; CPU pinning {'on' if args.get('pin') else 'off'}"
-        )
-    return f"{args.get('rounds')} rounds per cell"
-
-
 def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
-    env = json.loads(run["env_json"])
     manifest = json.loads(run["manifest_json"])
-    args = json.loads(run["args_json"])
-    started = datetime.fromtimestamp(run["started_at"], timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    langs = sorted({c["harness"] for c in cells})
-    show_lang = len(langs) > 1
+    h = run_header(run, cells)
+    show_lang = len(h["langs"]) > 1
     show_code = any(c["code_size_bytes"] is not None for c in cells)
-    counts: dict[str, int] = {}
-    for c in cells:
-        if not c["is_baseline"]:
-            counts[c["status"]] = counts.get(c["status"], 0) + 1
-    counting = is_instruction_run(run)
+    counts = h["counts"]
+    counting = h["counting"]
     out = [f"# serbench results: run {run['id']}", ""]
-    if run["status"] != "done":
-        out += ["**" + unfinished_note(run, cells) + "**", ""]
-    how = (
-        f"instruction counts ({env.get('valgrind') or 'valgrind'}, cachegrind)"
-        if counting
-        else f"{run['mode']} mode ({_rounds_text(args)})"
-    )
-    out.append(
-        f"{how}, started {started}, status {run['status']}. "
-        f"Machine: {env.get('cpu_model')}, {env.get('cores')} cores, governor {env.get('governor')}, "
-        f"kernel {env.get('kernel')}. {_commit(env)}."
-    )
-    out += _provenance(args, env)
-    prec = precision_line(run, cells)
-    if prec:
-        out += ["", prec]
-    for w in run_warnings(run, cells):
+    if h["unfinished"]:
+        out += ["**" + h["unfinished"] + "**", ""]
+    out.append(f"{h['how']}, started {h['started']}, status {run['status']}. Machine: {h['machine']}. {h['commit']}.")
+    out += h["provenance"]
+    if h["precision"]:
+        out += ["", h["precision"]]
+    for w in h["warnings"]:
         out += ["", f"> **⚠ Warning:** {w[0].upper() + w[1:]}"]
     out.append("")
     legend = (
@@ -469,11 +278,11 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
         "Gross/base",
         "Allocs/op",
     ] + (["Code size"] if show_code else [])
-    row_of, key = _row, _time
+    row_of, key = _row, time_of
     if counting:
         header = ["Library (version)", "Benchmark", "Format", "Net instr/op", "Gross instr/op", "Baseline instr/op"]
         header += ["Gross/base"] + (["Code size"] if show_code else [])
-        row_of, key = _instr_row, _instr
+        row_of, key = _instr_row, instr_of
     if show_lang:
         header.insert(0, "Lang")
     ok = [c for c in cells if c["status"] == "ok" and not c["is_baseline"] and key(c) is not None]
@@ -560,7 +369,7 @@ def summary(run: sqlite3.Row, cells: list[sqlite3.Row], top: int = 3) -> str:
     if prec:
         lines.append(prec.replace("**", ""))
     counting = is_instruction_run(run)
-    key, shown = (_instr, lambda c: _instr_cell(c) + " instr/op") if counting else (_time, _time_cell)
+    key, shown = (instr_of, lambda c: _instr_cell(c) + " instr/op") if counting else (time_of, _time_cell)
     ok = [c for c in cells if c["status"] == "ok" and not c["is_baseline"] and key(c) is not None]
     manifest = json.loads(run["manifest_json"])
     for ds in dataset_order(manifest):
