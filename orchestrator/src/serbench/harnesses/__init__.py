@@ -12,6 +12,7 @@ REGISTRY = [
     ("python", "PythonHarness"),
     ("native", "NativeHarness"),
     ("rust", "RustHarness"),
+    ("go", "GoHarness"),
 ]
 
 

@@ -1,0 +1,41 @@
+//go:build !goexperiment.jsonv2
+
+package adapters
+
+import (
+	"reflect"
+
+	"github.com/fxamacker/cbor/v2"
+
+	"serbench/harnesses/go/internal/hash"
+)
+
+// github.com/fxamacker/cbor/v2.
+func init() {
+	dm, err := cbor.DecOptions{
+		DefaultMapType: reflect.TypeOf(map[string]any(nil)),
+		// the default of 32 levels refuses the deep-array-64 vector; 1024 is go-codec's default
+		MaxNestedLevels: 1024,
+	}.DecMode()
+	if err != nil {
+		panic(err)
+	}
+	em, err := cbor.EncOptions{}.EncMode()
+	if err != nil {
+		panic(err)
+	}
+	Register(Bench{ID: "fxamacker-cbor", Library: "fxamacker/cbor", Module: "github.com/fxamacker/cbor/v2",
+		Formats: CBOR,
+		Notes:   "reflection; tree: DecMode.Unmarshal into any with DefaultMapType map[string]any and MaxNestedLevels 1024 (default 32); write: default EncMode (float64 stays 64-bit) of the map[string]any tree",
+		Tree: func(_ string, data []byte) (uint64, error) {
+			var v any
+			if err := dm.Unmarshal(data, &v); err != nil {
+				return 0, err
+			}
+			return hash.Any(v)
+		},
+		Write: func(_ string, v any) (Encoder, error) {
+			return func() ([]byte, error) { return em.Marshal(v) }, nil
+		},
+	})
+}

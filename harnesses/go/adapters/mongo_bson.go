@@ -1,0 +1,139 @@
+//go:build !goexperiment.jsonv2
+
+package adapters
+
+import (
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"serbench/harnesses/go/internal/hash"
+)
+
+// go.mongodb.org/mongo-driver/v2/bson.
+func init() {
+	Register(
+		Bench{ID: "mongo-bson", Library: "mongo-driver/bson", Module: "go.mongodb.org/mongo-driver/v2", Formats: BSON,
+			Notes: "reflection; tree: bson.Unmarshal into bson.D (ordered documents, bson.A arrays, int32/int64 as written); write: bson.Marshal of the map[string]any tree",
+			Tree: func(_ string, data []byte) (uint64, error) {
+				var d bson.D
+				if err := bson.Unmarshal(data, &d); err != nil {
+					return 0, err
+				}
+				return bsonHash(d, 0)
+			},
+			Write: func(_ string, v any) (Encoder, error) {
+				if _, ok := v.(map[string]any); !ok {
+					return nil, fmt.Errorf("BSON needs a map at the root")
+				}
+				return func() ([]byte, error) { return bson.Marshal(v) }, nil
+			},
+		},
+		Bench{ID: "mongo-bson-raw", Library: "mongo-driver/bson", Module: "go.mongodb.org/mongo-driver/v2", Formats: BSON,
+			Notes:            "in place, no tree: bson.Raw.Validate, then every element read through Raw.Elements and RawValue accessors (like libbson-iter); it walks the document as a tree, so it subtracts hash-object",
+			BaselineOverride: map[string]string{"incremental": "hash-object"},
+			Incremental: func(_ string, data []byte) (uint64, error) {
+				r := bson.Raw(data)
+				if err := r.Validate(); err != nil {
+					return 0, err
+				}
+				return bsonRawDoc(r, false, 0)
+			},
+		},
+	)
+}
+
+// bsonHash walks a decoded bson.D tree (recursive, bounded by hash.MaxDepth).
+func bsonHash(v any, depth int) (uint64, error) {
+	switch x := v.(type) {
+	case bson.D:
+		if depth >= hash.MaxDepth {
+			return 0, &hash.LimitError{Msg: "nested deeper than the harness's walk limit"}
+		}
+		var s uint64
+		for _, e := range x {
+			h, err := bsonHash(e.Value, depth+1)
+			if err != nil {
+				return 0, err
+			}
+			s += hash.MapTerm(hash.Str(e.Key), h)
+		}
+		return hash.MapEnd(s, uint64(len(x))), nil
+	case bson.A:
+		if depth >= hash.MaxDepth {
+			return 0, &hash.LimitError{Msg: "nested deeper than the harness's walk limit"}
+		}
+		var a uint64
+		for i, e := range x {
+			h, err := bsonHash(e, depth+1)
+			if err != nil {
+				return 0, err
+			}
+			a += hash.ArrayTerm(uint64(i), h)
+		}
+		return hash.ArrayEnd(a, uint64(len(x))), nil
+	case bson.Binary:
+		if x.Subtype != 0 {
+			return 0, fmt.Errorf("binary subtype 0x%02x is outside the data model", x.Subtype)
+		}
+		return hash.Bin(x.Data), nil
+	case int32:
+		return hash.I64(int64(x)), nil
+	}
+	return hash.Any(v)
+}
+
+// bsonRawDoc hashes a raw document or array in place.
+func bsonRawDoc(r bson.Raw, isArray bool, depth int) (uint64, error) {
+	if depth >= hash.MaxDepth {
+		return 0, &hash.LimitError{Msg: "nested deeper than the harness's walk limit"}
+	}
+	els, err := r.Elements()
+	if err != nil {
+		return 0, err
+	}
+	var s uint64
+	for i, e := range els {
+		h, err := bsonRawValue(e.Value(), depth)
+		if err != nil {
+			return 0, err
+		}
+		if isArray {
+			s += hash.ArrayTerm(uint64(i), h)
+		} else {
+			s += hash.MapTerm(hash.Str(e.Key()), h)
+		}
+	}
+	if isArray {
+		return hash.ArrayEnd(s, uint64(len(els))), nil
+	}
+	return hash.MapEnd(s, uint64(len(els))), nil
+}
+
+func bsonRawValue(v bson.RawValue, depth int) (uint64, error) {
+	switch v.Type {
+	case bson.TypeDouble:
+		return hash.F64(v.Double()), nil
+	case bson.TypeString:
+		return hash.Str(v.StringValue()), nil
+	case bson.TypeEmbeddedDocument:
+		return bsonRawDoc(v.Document(), false, depth+1)
+	case bson.TypeArray:
+		return bsonRawDoc(bson.Raw(v.Array()), true, depth+1)
+	case bson.TypeBinary:
+		sub, data := v.Binary()
+		if sub != 0 {
+			return 0, fmt.Errorf("binary subtype 0x%02x is outside the data model", sub)
+		}
+		return hash.Bin(data), nil
+	case bson.TypeBoolean:
+		return hash.Bool(v.Boolean()), nil
+	case bson.TypeNull:
+		return hash.NullHash, nil
+	case bson.TypeInt32:
+		return hash.I64(int64(v.Int32())), nil
+	case bson.TypeInt64:
+		return hash.I64(v.Int64()), nil
+	}
+	return 0, fmt.Errorf("BSON type %v is outside the data model", v.Type)
+}

@@ -1,0 +1,35 @@
+//go:build !goexperiment.jsonv2
+
+package adapters
+
+import (
+	"bytes"
+
+	segjson "github.com/segmentio/encoding/json"
+
+	"serbench/harnesses/go/internal/hash"
+)
+
+// github.com/segmentio/encoding/json.
+func init() {
+	Register(Bench{ID: "segmentio-json", Library: "segmentio/encoding", Module: "github.com/segmentio/encoding", Formats: JSON,
+		Notes: "reflection; tree: json.Parse with the UseNumber flag into any (json.Number), the rest must be white space; write: Marshal / MarshalIndent (json-pretty) of the map[string]any tree",
+		Tree: func(_ string, data []byte) (uint64, error) {
+			var v any
+			rest, err := segjson.Parse(data, &v, segjson.UseNumber)
+			if err != nil {
+				return 0, err
+			}
+			if len(bytes.TrimLeft(rest, " \t\r\n")) != 0 {
+				return 0, errTrailing
+			}
+			return hash.Any(v)
+		},
+		Write: func(format string, v any) (Encoder, error) {
+			if format == "json-pretty" {
+				return func() ([]byte, error) { return segjson.MarshalIndent(v, "", "  ") }, nil
+			}
+			return func() ([]byte, error) { return segjson.Marshal(v) }, nil
+		},
+	})
+}

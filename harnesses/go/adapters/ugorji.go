@@ -1,0 +1,83 @@
+//go:build !goexperiment.jsonv2
+
+package adapters
+
+import (
+	"reflect"
+
+	"github.com/ugorji/go/codec"
+
+	"serbench/harnesses/go/internal/hash"
+)
+
+// github.com/ugorji/go/codec (go-codec): one library, one handle per format. Each handle decodes
+// schemaless data into any (maps as map[string]any) and encodes the map[string]any tree.
+func init() {
+	mapType := reflect.TypeOf(map[string]any(nil))
+	mp := &codec.MsgpackHandle{}
+	mp.MapType = mapType
+	// WriteExt: the current MessagePack spec (str8 and bin types; strings decode as string, bin
+	// as []byte). Without it go-codec writes the old spec, where binary and strings are one "raw".
+	mp.WriteExt = true
+	cb := &codec.CborHandle{}
+	cb.MapType = mapType
+	js := &codec.JsonHandle{}
+	js.MapType = mapType
+	pretty := &codec.JsonHandle{Indent: 2}
+	pretty.MapType = mapType
+	tree := func(h codec.Handle) DecodeFn {
+		return func(_ string, data []byte) (uint64, error) {
+			var v any
+			if err := codec.NewDecoderBytes(data, h).Decode(&v); err != nil {
+				return 0, err
+			}
+			return hash.Any(v)
+		}
+	}
+	write := func(h, hPretty codec.Handle) WriteFn {
+		return func(format string, v any) (Encoder, error) {
+			h := h // per encoder: json-pretty must not change the handle of later json rows
+			if format == "json-pretty" {
+				h = hPretty
+			}
+			return func() ([]byte, error) {
+				var out []byte
+				err := codec.NewEncoderBytes(&out, h).Encode(v)
+				return out, err
+			}, nil
+		}
+	}
+	bc := &codec.BincHandle{}
+	bc.MapType = mapType
+	sp := &codec.SimpleHandle{}
+	sp.MapType = mapType
+	own := func(name string, h codec.Handle) *OwnFormat {
+		return &OwnFormat{Name: name,
+			Encode: func(v any) ([]byte, error) {
+				var out []byte
+				err := codec.NewEncoderBytes(&out, h).Encode(v)
+				return out, err
+			},
+			Decode: func(data []byte) (uint64, error) { return tree(h)("", data) },
+		}
+	}
+	const ownNotes = " format that only go-codec has, so no corpus file exists in it: the document is read from the MessagePack corpus file; write encodes it in this format (checked by decoding the output with go-codec's own decoder and hashing it), tree decodes go-codec's own encoding of it (made outside the loop; the hash-object baseline copies the MessagePack file's bytes instead); output sizes are this format's"
+	const notes = "reflection; a fresh Decoder/Encoder per operation (NewDecoderBytes / NewEncoderBytes), decoding into any with MapType map[string]any"
+	Register(
+		Bench{ID: "go-codec-msgpack", Library: "go-codec", Module: "github.com/ugorji/go/codec", Formats: Msgpack,
+			Notes: notes + "; MsgpackHandle with WriteExt (current spec: str8 and bin)",
+			Tree:  tree(mp), Write: write(mp, mp)},
+		Bench{ID: "go-codec-cbor", Library: "go-codec", Module: "github.com/ugorji/go/codec", Formats: CBOR,
+			Notes: notes + "; CborHandle",
+			Tree:  tree(cb), Write: write(cb, cb)},
+		Bench{ID: "go-codec-json", Library: "go-codec", Module: "github.com/ugorji/go/codec", Formats: JSON,
+			Notes: notes + "; JsonHandle (numbers without . e E decode as integers), Indent 2 for json-pretty",
+			Tree:  tree(js), Write: write(js, pretty)},
+		Bench{ID: "go-codec-binc", Library: "go-codec", Module: "github.com/ugorji/go/codec", Formats: Msgpack,
+			Notes: notes + "; BincHandle: Binc, a" + ownNotes,
+			Own:   own("binc", bc), Tree: tree(bc), Write: write(bc, bc)},
+		Bench{ID: "go-codec-simple", Library: "go-codec", Module: "github.com/ugorji/go/codec", Formats: Msgpack,
+			Notes: notes + "; SimpleHandle: go-codec's Simple encoding, a" + ownNotes,
+			Own:   own("simple", sp), Tree: tree(sp), Write: write(sp, sp)},
+	)
+}

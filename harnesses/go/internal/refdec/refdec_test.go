@@ -1,0 +1,120 @@
+package refdec
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"serbench/harnesses/go/internal/hash"
+	"serbench/harnesses/go/internal/hostile"
+)
+
+const vectors = "../../../../vectors"
+
+type index struct {
+	Vectors []struct {
+		Name  string            `json:"name"`
+		Hash  string            `json:"hash"`
+		Files map[string]string `json:"files"`
+	} `json:"vectors"`
+}
+
+func loadIndex(t *testing.T) index {
+	raw, err := os.ReadFile(filepath.Join(vectors, "vectors.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ix index
+	if err := json.Unmarshal(raw, &ix); err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+func TestEveryVectorDecodesToItsHashInEveryFormat(t *testing.T) {
+	n := 0
+	for _, v := range loadIndex(t).Vectors {
+		for f, file := range v.Files {
+			if !strings.Contains(strings.Join(Formats, " "), f) || strings.HasPrefix(f, "ubjson") {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(vectors, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tree, err := Decode(f, data)
+			if err != nil {
+				t.Errorf("%s %s: %v", v.Name, f, err)
+				continue
+			}
+			if h, err := hash.Any(tree); err != nil || hash.Hex64(h) != v.Hash {
+				t.Errorf("%s %s: %s %v, want %s", v.Name, f, hash.Hex64(h), err, v.Hash)
+			}
+			n++
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d vector files checked", n)
+	}
+}
+
+func TestEveryTruncationOfAVectorIsRejected(t *testing.T) {
+	for _, v := range loadIndex(t).Vectors {
+		for _, f := range Formats {
+			file, ok := v.Files[f]
+			if !ok {
+				continue
+			}
+			data, _ := os.ReadFile(filepath.Join(vectors, file))
+			// every cut of a small file; about 64 evenly spaced cuts of a larger one
+			step := max(1, len(data)/64)
+			for n := 0; n < len(data); n += step {
+				if strings.HasPrefix(f, "json") && strings.TrimSpace(string(data[n:])) == "" {
+					continue // a JSON document followed by white space only is the same document
+				}
+				if _, err := Decode(f, data[:n]); err == nil {
+					t.Errorf("%s %s truncated to %d bytes was accepted", v.Name, f, n)
+				}
+			}
+		}
+	}
+}
+
+func TestADocumentNested100000DeepDecodesWithoutRecursion(t *testing.T) {
+	for _, f := range []string{"json", "msgpack", "cbor", "bson"} {
+		for _, maps := range []bool{false, true} {
+			tree, err := Decode(f, hostile.Deep(f, 100_000, maps))
+			if err != nil {
+				t.Fatalf("%s maps=%v: %v", f, maps, err)
+			}
+			h1, err := hash.Any(tree)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f != "json" {
+				jt, _ := Decode("json", hostile.Deep("json", 100_000, maps))
+				if h0, _ := hash.Any(jt); h0 != h1 {
+					t.Fatalf("%s maps=%v: hash differs from the JSON document's", f, maps)
+				}
+			}
+		}
+	}
+}
+
+func TestInputOutsideTheDataModelIsRejected(t *testing.T) {
+	bad := map[string][]string{
+		"json":    {`{"a":1,"a":2}`, `{"a":NaN}`, `{"a":1e400}`, `{"a":"\ud800"}`, `{"a":18446744073709551616}`, `{"a":1} x`, `{"a":"\u0000"}`},
+		"msgpack": {"\x81\xa1a\xc1", "\x81\x01\x01", "\x81\xa1a\xd4\x01\x00", "\xdf\xff\xff\xff\xff"},
+		"cbor":    {"\xa1\x61a\xc1\x00", "\xa1\x01\x01", "\xa1\x61a\xf7", "\xbb\xff\xff\xff\xff\xff\xff\xff\xff"},
+		"bson":    {"\x05\x00\x00\x00", "\x0c\x00\x00\x00\x07a\x00\x00\x00\x00\x00\x00"},
+	}
+	for f, docs := range bad {
+		for _, d := range docs {
+			if _, err := Decode(f, []byte(d)); err == nil {
+				t.Errorf("%s %q accepted", f, d)
+			}
+		}
+	}
+}

@@ -1,0 +1,728 @@
+// Command serbench-go is the Go harness of serbench: list, run, verify, selftest
+// (spec/protocol.md, protocol 1). Read it top-down: the commands, then one cell's preparation,
+// check and timed operation; the adapters live in adapters/, one file per library.
+package main
+
+import (
+	_ "embed"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"serbench/harnesses/go/adapters"
+	"serbench/harnesses/go/internal/hash"
+	"serbench/harnesses/go/internal/measure"
+	"serbench/harnesses/go/internal/refdec"
+)
+
+// Exit codes (spec/protocol.md).
+const (
+	exitOK          = 0
+	exitUsage       = 2
+	exitRejected    = 3
+	exitMismatch    = 4
+	exitUnsupported = 5
+	exitInput       = 6
+)
+
+var protocolTests = []string{"write", "tree", "incremental", "typed-encode", "typed-decode", "typed-access"}
+
+//go:embed known-deviations.json
+var knownDeviations []byte
+
+func main() {
+	// A library that recurses without bound overflows the goroutine stack, which Go cannot
+	// recover: a smaller limit than the default 1 GB makes that happen before it eats the memory.
+	debug.SetMaxStack(512 << 20)
+	args := os.Args[1:]
+	code := exitUsage
+	switch {
+	case len(args) == 0:
+		code = usage("expected a command: list, run, verify or selftest")
+	case args[0] == "list" && len(args) == 1:
+		code = cmdList()
+	case args[0] == "run":
+		code = cmdRun(args[1:])
+	case args[0] == "verify":
+		code = cmdVerify(args[1:])
+	case args[0] == "selftest":
+		code = cmdSelftest(args[1:])
+	case args[0] == "-h" || args[0] == "--help":
+		usage("help")
+		code = exitOK
+	default:
+		code = usage("expected a command: list, run, verify or selftest")
+	}
+	os.Exit(code)
+}
+
+func usage(msg string) int {
+	fmt.Fprintf(os.Stderr, "serbench-go: %s\n", msg)
+	fmt.Fprintln(os.Stderr, "usage: serbench-go list | run --bench ID --test T --format F --file P --expect-hash H --results P [--budget-ms N] [--min-samples N] [--alloc] [--latency] [--no-check] [--output-file P] [--seed N] [--iterations N] | verify --bench ID --test T --format F --file P | selftest --vectors DIR")
+	return exitUsage
+}
+
+// runtimeInfo names the Go toolchain and the settings that change how the loop behaves.
+func runtimeInfo() string {
+	gogc := os.Getenv("GOGC")
+	if gogc == "" {
+		gogc = "100 (default)"
+	}
+	exp := "none"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "GOEXPERIMENT" && s.Value != "" {
+				exp = s.Value
+			}
+		}
+	}
+	return fmt.Sprintf("%s %s/%s (GOGC=%s, GOMAXPROCS=%d, GOEXPERIMENT=%s, go build -trimpath)",
+		runtime.Version(), runtime.GOOS, runtime.GOARCH, gogc, runtime.GOMAXPROCS(0), exp)
+}
+
+// measures says what each test's loop times.
+func measures(test string) string {
+	switch test {
+	case "write":
+		return "encode the harness's object (map[string]any tree) + hash of the output bytes; the output is decoded with the reference decoder and hashed once, outside the loop"
+	case "tree":
+		return "copy input + decode to the library's tree + walk it with the hash (GC included)"
+	}
+	return "copy input + streaming/pull parse feeding the hash, no tree (GC included)"
+}
+
+// --- list ----------------------------------------------------------------------------------------
+
+func cmdList() int {
+	var rows []map[string]any
+	for _, b := range adapters.All() {
+		baseFor := map[string]string{}
+		m := map[string]string{}
+		for _, t := range b.Tests() {
+			if !b.IsBaseline() {
+				baseFor[t] = b.Baseline(t)
+			}
+			m[t] = measures(t)
+		}
+		rows = append(rows, map[string]any{"id": b.ID, "library": b.Library, "version": b.Version(),
+			"formats": b.Formats, "tests": b.Tests(), "baseline_for": baseFor, "notes": b.Notes,
+			"baseline": b.IsBaseline(), "measures": m})
+	}
+	rows = append(rows, siblingRows()...)
+	out, _ := json.Marshal(map[string]any{"protocol": 1, "harness": "go", "runtime": runtimeInfo(), "benchmarks": rows})
+	fmt.Println(string(out))
+	return exitOK
+}
+
+// --- the jsonv2 binary ------------------------------------------------------------------------------
+
+// sibling is the jsonv2 binary beside this one (bin/serbench-go-jsonv2), whose rows this binary
+// lists and hands over to: GOEXPERIMENT=jsonv2 changes encoding/json for the whole binary, so the
+// v2 rows (and v1 as the experiment reimplements it) live in a separately built executable.
+// Empty in the jsonv2 binary itself, and when it was not built.
+func sibling() string {
+	if adapters.JSONv2 {
+		return ""
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	p := filepath.Join(filepath.Dir(exe), "serbench-go-jsonv2")
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
+}
+
+// siblingRows are the jsonv2 binary's rows other than its baselines (the same code as ours).
+func siblingRows() []map[string]any {
+	p := sibling()
+	if p == "" {
+		return nil
+	}
+	out, err := exec.Command(p, "list").Output()
+	var l struct {
+		Benchmarks []map[string]any `json:"benchmarks"`
+	}
+	if err == nil {
+		err = json.Unmarshal(out, &l)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "serbench-go: cannot list %s: %v\n", p, err)
+		return nil
+	}
+	var rows []map[string]any
+	for _, b := range l.Benchmarks {
+		if isBase, _ := b["baseline"].(bool); !isBase {
+			rows = append(rows, b)
+		}
+	}
+	return rows
+}
+
+// handOver runs the jsonv2 binary in place of this process when the benchmark is one of its
+// rows (the process, its arguments and its exit code are then the sibling's).
+func handOver(id string, argv []string) {
+	p := sibling()
+	if p == "" || slices.ContainsFunc(adapters.All(), func(b adapters.Bench) bool { return b.ID == id }) {
+		return
+	}
+	if err := syscall.Exec(p, append([]string{p}, argv...), os.Environ()); err != nil {
+		fmt.Fprintf(os.Stderr, "serbench-go: cannot start %s: %v\n", p, err)
+	}
+}
+
+// --- one cell ------------------------------------------------------------------------------------
+
+// failure is why a cell cannot be checked or measured: the library's (exit 3) or the input's
+// (exit 6: the reference decoder rejects it, or it is beyond a limit of the harness's own code).
+type failure struct {
+	code   int
+	reason string
+}
+
+func libraryFail(err error) *failure {
+	if hash.IsLimit(err) {
+		return &failure{exitInput, err.Error()}
+	}
+	return &failure{exitRejected, err.Error()}
+}
+
+// cell is a prepared (benchmark, test, format, file).
+type cell struct {
+	format string
+	data   []byte
+	decode adapters.DecodeFn // tree, incremental
+	encode adapters.Encoder  // write
+	kind   string            // "decode", "write", "hash-data", "hash-object", "hash-events"
+	object any               // hash-object: the harness's tree
+	events []hash.Event      // hash-events
+	own    *adapters.OwnFormat
+	stream hash.Stream
+}
+
+func reference(format string, data []byte) (any, *failure) {
+	v, err := refdec.Decode(format, data)
+	if err != nil {
+		return nil, &failure{exitInput, fmt.Sprintf("the reference decoder rejects the input (%s): %v", format, err)}
+	}
+	return v, nil
+}
+
+func prepare(b *adapters.Bench, test, format string, data []byte) (*cell, *failure) {
+	c := &cell{format: format, data: data}
+	switch {
+	case b.IsBaseline() && test == "write":
+		c.kind = "hash-data"
+	case b.IsBaseline() && b.ID == "hash-events":
+		v, f := reference(format, data)
+		if f != nil {
+			return nil, f
+		}
+		ev, err := hash.Events(v)
+		if err != nil {
+			return nil, &failure{exitInput, err.Error()}
+		}
+		c.kind, c.events = "hash-events", ev
+	case b.IsBaseline():
+		v, f := reference(format, data)
+		if f != nil {
+			return nil, f
+		}
+		c.kind, c.object = "hash-object", v
+	case b.Own != nil:
+		// a format only this library has: the document comes from the corpus file, and the bytes
+		// the tree row decodes are the library's own encoding of it (made here, outside the loop)
+		v, f := reference(format, data)
+		if f != nil {
+			return nil, f
+		}
+		own := b.Own
+		if test == "write" {
+			c.kind, c.encode, c.own = "own-write", func() ([]byte, error) { return own.Encode(v) }, own
+			return c, nil
+		}
+		wire, err := adapters.Lib(func() ([]byte, error) { return own.Encode(v) })
+		if err != nil {
+			return nil, libraryFail(fmt.Errorf("cannot encode the document in %s: %w", own.Name, err))
+		}
+		c.kind, c.data = "decode", wire
+		c.decode = func(_ string, d []byte) (uint64, error) { return own.Decode(d) }
+	case test == "write":
+		v, f := reference(format, data)
+		if f != nil {
+			return nil, f
+		}
+		enc, err := adapters.Lib(func() (adapters.Encoder, error) { return b.Write(format, v) })
+		if err != nil {
+			return nil, &failure{exitInput, fmt.Sprintf("the harness cannot give this input to %s: %v", b.Library, err)}
+		}
+		c.kind, c.encode = "write", enc
+	case test == "tree":
+		c.kind, c.decode = "decode", b.Tree
+	default:
+		c.kind, c.decode = "decode", b.Incremental
+	}
+	return c, nil
+}
+
+// check is the correctness check (protocol run step 2): the hash, and the output (write tests).
+func (c *cell) check() (uint64, []byte, *failure) {
+	switch c.kind {
+	case "decode":
+		h, err := c.decodeCopy()
+		if err != nil {
+			return 0, nil, libraryFail(err)
+		}
+		return h, nil, nil
+	case "write":
+		out, err := adapters.Lib(c.encode)
+		if err != nil {
+			return 0, nil, libraryFail(err)
+		}
+		v, err := refdec.Decode(c.format, out)
+		if err != nil {
+			return 0, nil, &failure{exitRejected, "the reference decoder cannot read the library's output: " + err.Error()}
+		}
+		h, err := hash.Any(v)
+		if err != nil {
+			return 0, nil, libraryFail(err)
+		}
+		return h, out, nil
+	case "own-write":
+		out, err := adapters.Lib(c.encode)
+		if err != nil {
+			return 0, nil, libraryFail(err)
+		}
+		h, err := adapters.Lib(func() (uint64, error) { return c.own.Decode(out) })
+		if err != nil {
+			return 0, nil, &failure{exitRejected, fmt.Sprintf("%s cannot decode its own %s output: %v", "the library", c.own.Name, err)}
+		}
+		return h, out, nil
+	case "hash-data":
+		v, f := reference(c.format, c.data)
+		if f != nil {
+			return 0, nil, f
+		}
+		h, err := hash.Any(v)
+		if err != nil {
+			return 0, nil, &failure{exitInput, err.Error()}
+		}
+		return h, nil, nil
+	case "hash-events":
+		h, err := hash.HashEvents(&c.stream, c.events)
+		if err != nil {
+			return 0, nil, &failure{exitInput, err.Error()}
+		}
+		return h, nil, nil
+	}
+	h, err := hash.Any(c.object)
+	if err != nil {
+		return 0, nil, &failure{exitInput, err.Error()}
+	}
+	return h, nil, nil
+}
+
+// copySink keeps each iteration's input copy reachable, so the copy is a real heap allocation
+// and memcpy in the baselines as in the rows (whose libraries keep or read it).
+var copySink []byte
+
+// decodeCopy runs the library on a fresh copy of the input (spec/fairness.md rule 1). The whole
+// DecodeFn runs under adapters.Lib: it calls the library throughout (its walk over the library's
+// tree reads the library's types), and the harness's hash code there returns errors, never panics.
+func (c *cell) decodeCopy() (uint64, error) {
+	in := append([]byte(nil), c.data...)
+	return adapters.Lib(func() (uint64, error) { return c.decode(c.format, in) })
+}
+
+// op is the timed operation of the cell.
+func (c *cell) op() measure.Op {
+	switch c.kind {
+	case "decode":
+		return c.decodeCopy
+	case "write", "own-write":
+		return func() (uint64, error) {
+			out, err := adapters.Lib(c.encode)
+			if err != nil {
+				return 0, err
+			}
+			return hash.Bin(out), nil
+		}
+	case "hash-data":
+		return func() (uint64, error) { return hash.Bin(c.data), nil }
+	case "hash-events":
+		return func() (uint64, error) {
+			copySink = append([]byte(nil), c.data...)
+			return hash.HashEvents(&c.stream, c.events)
+		}
+	}
+	return func() (uint64, error) {
+		copySink = append([]byte(nil), c.data...)
+		return hash.Any(c.object)
+	}
+}
+
+// --- run -----------------------------------------------------------------------------------------
+
+type results struct{ f *os.File }
+
+func (r *results) row(kind string, fields map[string]any) {
+	fields["kind"] = kind
+	line, _ := json.Marshal(fields)
+	if _, err := r.f.Write(append(line, '\n')); err != nil {
+		fmt.Fprintf(os.Stderr, "cannot write the results file: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	fs                                *flag.FlagSet
+	bench, test, format, file         *string
+	expect, results, output           *string
+	budgetMs, minSamples, seed, iters *uint64
+	alloc, latency, noCheck           *bool
+}
+
+// decimal is a flag value read in base 10 only: flag.Uint64 reads "0401" as octal, and the
+// orchestrator pads --iterations with leading zeros (protocol.md step 9).
+type decimal struct{ v *uint64 }
+
+func (d decimal) String() string {
+	if d.v == nil {
+		return "0"
+	}
+	return strconv.FormatUint(*d.v, 10)
+}
+
+func (d decimal) Set(s string) error {
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return fmt.Errorf("not a number: %q", s)
+	}
+	*d.v = v
+	return nil
+}
+
+func decimalFlag(fs *flag.FlagSet, name string, def uint64) *uint64 {
+	v := def
+	fs.Var(decimal{&v}, name, "")
+	return &v
+}
+
+func parse(argv []string, withRun bool) (*options, error) {
+	o := &options{fs: flag.NewFlagSet("serbench-go", flag.ContinueOnError)}
+	o.fs.SetOutput(io.Discard)
+	o.bench = o.fs.String("bench", "", "")
+	o.test = o.fs.String("test", "", "")
+	o.format = o.fs.String("format", "", "")
+	o.file = o.fs.String("file", "", "")
+	if withRun {
+		o.expect = o.fs.String("expect-hash", "", "")
+		o.results = o.fs.String("results", "", "")
+		o.output = o.fs.String("output-file", "", "")
+		o.budgetMs = decimalFlag(o.fs, "budget-ms", 300)
+		o.minSamples = decimalFlag(o.fs, "min-samples", 5)
+		o.seed = decimalFlag(o.fs, "seed", 0)
+		o.iters = decimalFlag(o.fs, "iterations", 0)
+		o.alloc = o.fs.Bool("alloc", false, "")
+		o.latency = o.fs.Bool("latency", false, "")
+		o.noCheck = o.fs.Bool("no-check", false, "")
+	}
+	if err := o.fs.Parse(argv); err != nil {
+		return nil, err
+	}
+	if o.fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", o.fs.Arg(0))
+	}
+	for _, name := range []string{"bench", "test", "format", "file"} {
+		if o.fs.Lookup(name).Value.String() == "" {
+			return nil, fmt.Errorf("--%s is required", name)
+		}
+	}
+	return o, nil
+}
+
+// lookup finds the benchmark and checks that it supports (test, format); else an exit code.
+func lookup(o *options) (*adapters.Bench, int) {
+	if !slices.Contains(protocolTests, *o.test) {
+		return nil, usage(fmt.Sprintf("unknown test %q", *o.test))
+	}
+	for _, b := range adapters.All() {
+		if b.ID == *o.bench {
+			if !b.Supports(*o.test, *o.format) {
+				fmt.Fprintf(os.Stderr, "%s does not support %s on %s\n", b.ID, *o.test, *o.format)
+				return nil, exitUnsupported
+			}
+			return &b, exitOK
+		}
+	}
+	return nil, usage(fmt.Sprintf("unknown benchmark %q", *o.bench))
+}
+
+func cmdRun(argv []string) int {
+	o, err := parse(argv, true)
+	if err != nil {
+		return usage(err.Error())
+	}
+	handOver(*o.bench, append([]string{"run"}, argv...))
+	b, code := lookup(o)
+	if b == nil {
+		return code
+	}
+	if *o.expect == "" || *o.results == "" {
+		return usage("--expect-hash and --results are required")
+	}
+	iterSet := false
+	o.fs.Visit(func(f *flag.Flag) { iterSet = iterSet || f.Name == "iterations" })
+	if iterSet && *o.iters == 0 {
+		return usage("--iterations must be at least 1")
+	}
+	if *o.latency {
+		fmt.Fprintln(os.Stderr, "--latency applies to typed-encode and typed-decode only (no typed rows in this harness yet)")
+		return exitUnsupported
+	}
+	data, err := os.ReadFile(*o.file)
+	if err != nil {
+		return usage(fmt.Sprintf("cannot read %s: %v", *o.file, err))
+	}
+	f, err := os.OpenFile(*o.results, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return usage(fmt.Sprintf("cannot open %s: %v", *o.results, err))
+	}
+	out := &results{f}
+	c, fail := prepare(b, *o.test, *o.format, data)
+	if fail != nil {
+		out.row("error", map[string]any{"reason": fail.reason})
+		return fail.code
+	}
+	expect := strings.ToLower(*o.expect)
+	outputFile := ""
+	if *o.test == "write" {
+		outputFile = *o.output
+	}
+	if !*o.noCheck || outputFile != "" {
+		h, output, fail := c.check()
+		if fail != nil {
+			out.row("error", map[string]any{"reason": fail.reason})
+			return fail.code
+		}
+		if outputFile != "" && output != nil {
+			if err := os.WriteFile(outputFile, output, 0o644); err != nil {
+				return usage(fmt.Sprintf("cannot write %s: %v", outputFile, err))
+			}
+		}
+		if !*o.noCheck {
+			got := hash.Hex64(h)
+			row := map[string]any{"ok": got == expect, "hash": got, "expected": expect}
+			if *o.test == "write" {
+				row["output_bytes"] = len(output)
+			}
+			if got != expect {
+				row["reason"] = fmt.Sprintf("hash %s != expected %s", got, expect)
+				out.row("check", row)
+				return exitMismatch
+			}
+			out.row("check", row)
+		}
+	}
+	out.row("info", map[string]any{"measures": measures(*o.test), "runtime": runtimeInfo(), "cpu_ns_note": "null: Go's collector and scheduler run on other threads, so one thread's CPU time is not the operation's"})
+	op := c.op()
+	if *o.alloc {
+		a, bytes, err := measure.Allocs(op)
+		if err != nil {
+			out.row("error", map[string]any{"reason": err.Error()})
+			return exitRejected
+		}
+		out.row("alloc", map[string]any{"allocs_per_op": a, "alloc_bytes_per_op": bytes,
+			"method": fmt.Sprintf("runtime.ReadMemStats Mallocs/TotalAlloc deltas, mean of %d ops after 1 warm-up (as go test -benchmem); decode rows include the 1 input copy per op", measure.AllocIterations)})
+		return exitOK
+	}
+	if *o.iters > 0 {
+		if err := measure.Fixed(op, *o.iters); err != nil {
+			out.row("error", map[string]any{"reason": err.Error()})
+			return exitRejected
+		}
+		out.row("sample", map[string]any{"iterations": *o.iters, "wall_ns": 0, "cpu_ns": nil})
+		return exitOK
+	}
+	samples, batch, cal, err := measure.Run(op, *o.budgetMs*1_000_000, int(*o.minSamples))
+	if err != nil {
+		out.row("error", map[string]any{"reason": err.Error()})
+		return exitRejected
+	}
+	out.row("info", map[string]any{"batch": batch, "calibration_ns": cal})
+	for _, s := range samples {
+		out.row("sample", map[string]any{"iterations": s.Iterations, "wall_ns": s.WallNs, "cpu_ns": nil})
+	}
+	return exitOK
+}
+
+// --- verify --------------------------------------------------------------------------------------
+
+func printJSON(v any) {
+	line, _ := json.Marshal(v)
+	fmt.Println(string(line))
+}
+
+func cmdVerify(argv []string) int {
+	o, err := parse(argv, false)
+	if err != nil {
+		return usage(err.Error())
+	}
+	handOver(*o.bench, append([]string{"verify"}, argv...))
+	b, code := lookup(o)
+	if b == nil {
+		return code
+	}
+	data, err := os.ReadFile(*o.file)
+	if err != nil {
+		return usage(fmt.Sprintf("cannot read %s: %v", *o.file, err))
+	}
+	h, fail := verify(b, *o.test, *o.format, data)
+	if fail != nil {
+		printJSON(map[string]string{"error": fail.reason})
+		return fail.code
+	}
+	printJSON(map[string]string{"hash": hash.Hex64(h)})
+	return exitOK
+}
+
+func verify(b *adapters.Bench, test, format string, data []byte) (uint64, *failure) {
+	c, fail := prepare(b, test, format, data)
+	if fail != nil {
+		return 0, fail
+	}
+	h, _, fail := c.check()
+	return h, fail
+}
+
+// --- selftest ------------------------------------------------------------------------------------
+
+type vectorIndex struct {
+	Vectors []struct {
+		Name  string            `json:"name"`
+		Hash  string            `json:"hash"`
+		Files map[string]string `json:"files"`
+		Skip  []string          `json:"skip"`
+	} `json:"vectors"`
+}
+
+func cmdSelftest(argv []string) int {
+	fs := flag.NewFlagSet("selftest", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dir := fs.String("vectors", "", "")
+	if err := fs.Parse(argv); err != nil {
+		return usage(err.Error())
+	}
+	if *dir == "" || fs.NArg() > 0 {
+		return usage("selftest needs --vectors DIR")
+	}
+	pass, fail, skip, err := selftest(*dir, os.Stdout)
+	if err != nil {
+		return usage(err.Error())
+	}
+	if p := sibling(); p != "" {
+		// the jsonv2 binary's rows, without its baselines (the same code, checked above)
+		out, _ := exec.Command(p, "selftest", "--vectors", *dir).Output()
+		for _, line := range strings.Split(string(out), "\n") {
+			var r struct{ Bench, Status string }
+			if json.Unmarshal([]byte(line), &r) != nil || strings.HasPrefix(r.Bench, "hash-") {
+				continue
+			}
+			fmt.Println(line)
+			switch r.Status {
+			case "pass":
+				pass++
+			case "skip":
+				skip++
+			default:
+				fail++
+			}
+		}
+	}
+	fmt.Fprintf(os.Stderr, "%d passed, %d failed, %d skipped\n", pass, fail, skip)
+	if fail > 0 {
+		return 1
+	}
+	return exitOK
+}
+
+// selftest runs the verify logic for every vector, benchmark and supported (test, format),
+// writing one JSON line per check to w. A known deviation (known-deviations.json) is a skip, and
+// a failure once it passes, so the list stays true.
+func selftest(dir string, w io.Writer) (pass, fail, skip int, err error) {
+	var index vectorIndex
+	raw, err := os.ReadFile(filepath.Join(dir, "vectors.json"))
+	if err == nil {
+		err = json.Unmarshal(raw, &index)
+	}
+	if err != nil {
+		return 0, 0, 0, fmt.Errorf("cannot read %s/vectors.json: %v", dir, err)
+	}
+	var known map[string]any
+	if err := json.Unmarshal(knownDeviations, &known); err != nil {
+		return 0, 0, 0, fmt.Errorf("known-deviations.json: %v", err)
+	}
+	for _, v := range index.Vectors {
+		for _, b := range adapters.All() {
+			for _, test := range b.Tests() {
+				for _, format := range b.Formats {
+					file, ok := v.Files[format]
+					if !ok {
+						continue
+					}
+					status, reason := "pass", ""
+					if slices.Contains(v.Skip, format) || slices.Contains(v.Skip, b.Library) {
+						status, reason = "skip", "vector lists it in skip"
+					} else {
+						errText := ""
+						data, err := os.ReadFile(filepath.Join(dir, file))
+						if err != nil {
+							errText = err.Error()
+						} else if h, f := verify(&b, test, format, data); f != nil {
+							errText = f.reason
+						} else if got := hash.Hex64(h); got != v.Hash {
+							errText = fmt.Sprintf("hash %s != %s", got, v.Hash)
+						}
+						byVector, _ := known[b.ID+"/"+test].(map[string]any)
+						why, isKnown := byVector[v.Name].(string)
+						switch {
+						case isKnown && errText != "":
+							status, reason = "skip", "known: "+why
+						case isKnown:
+							status, reason = "fail", "known deviation now passes"
+						case errText != "":
+							status, reason = "fail", errText
+						}
+					}
+					switch status {
+					case "pass":
+						pass++
+					case "fail":
+						fail++
+					default:
+						skip++
+					}
+					row := map[string]any{"bench": b.ID, "test": test, "format": format, "vector": v.Name, "status": status, "reason": nil}
+					if reason != "" {
+						row["reason"] = reason
+					}
+					line, _ := json.Marshal(row)
+					fmt.Fprintln(w, string(line))
+				}
+			}
+		}
+	}
+	return pass, fail, skip, nil
+}
