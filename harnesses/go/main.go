@@ -114,9 +114,13 @@ func cmdList() int {
 			}
 			m[t] = measures(t)
 		}
-		rows = append(rows, map[string]any{"id": b.ID, "library": b.Library, "version": b.Version(),
-			"formats": b.Formats, "tests": b.Tests(), "baseline_for": baseFor, "notes": b.Notes,
-			"baseline": b.IsBaseline(), "measures": m})
+		row := map[string]any{"id": b.ID, "library": b.Library, "version": b.Version(),
+			"formats": b.WireFormats(), "tests": b.Tests(), "baseline_for": baseFor, "notes": b.Notes,
+			"baseline": b.IsBaseline(), "measures": m}
+		if r := b.Reads(); r != nil {
+			row["reads"] = r
+		}
+		rows = append(rows, row)
 	}
 	rows = append(rows, siblingRows()...)
 	out, _ := json.Marshal(map[string]any{"protocol": 1, "harness": "go", "runtime": runtimeInfo(), "benchmarks": rows})
@@ -460,6 +464,9 @@ func lookup(o *options) (*adapters.Bench, int) {
 	}
 	for _, b := range adapters.All() {
 		if b.ID == *o.bench {
+			// a row of its library's own format (Binc) is run with that format's name and a corpus
+			// file of the format it reads; from here on the harness works with the file's format
+			*o.format = b.Input(*o.format)
 			if !b.Supports(*o.test, *o.format) {
 				fmt.Fprintf(os.Stderr, "%s does not support %s on %s\n", b.ID, *o.test, *o.format)
 				return nil, exitUnsupported

@@ -8,6 +8,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 from serbench import runner
 from serbench.harnesses import Harness
 from serbench.store import Store
@@ -153,3 +154,32 @@ def test_plan_pairs_typed_tests_with_typed_datasets_only(tmp_path):
         ("typed-decode", "trade", "bincode"),
         ("typed-decode", "trade", "json"),
     ]
+
+
+def test_a_row_of_its_own_format_reads_the_file_it_names_and_its_baseline_is_stored_under_its_format(tmp_path):
+    h = FakeHarness(tmp_path, tmp_path / "unused.py")
+    files = {"msgpack": {"file": "s.msgpack"}, "json": {"file": "s.json"}}
+    manifest = {"datasets": [{"dataset": "size-1", "kind": "schemaless", "hash": "0" * 16, "files": files}]}
+    base = {**_bench("hash-object"), "baseline": True, "formats": ["msgpack", "json"], "tests": ["tree"]}
+    row = {
+        **_bench("binc"),
+        "formats": ["binc"],
+        "reads": {"binc": "msgpack"},
+        "tests": ["tree"],
+        "baseline_for": {"tree": "hash-object"},
+    }
+    listing = {"benchmarks": [base, row]}
+
+    def plan(formats):
+        cells = runner.plan(
+            [h], {"fake": listing}, manifest, tmp_path, libs=[], formats=formats, tests=[], datasets=["size-1"]
+        )
+        return sorted((c.bench["id"], c.format, c.harness_format, c.file.name) for c in cells)
+
+    # by default it runs with the format it reads; the row gets its own format's name, the baseline
+    # the file's format, and both are stored under "binc" so the net time pairs them
+    want = [("binc", "binc", "binc", "s.msgpack"), ("hash-object", "binc", "msgpack", "s.msgpack")]
+    assert plan([]) == want
+    assert plan(["binc"]) == want
+    with pytest.raises(runner.PlanError):  # --format msgpack selects the MessagePack rows only
+        plan(["msgpack"])

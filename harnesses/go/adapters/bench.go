@@ -75,6 +75,34 @@ func (b *Bench) Tests() []string {
 // IsBaseline tells whether the row is a baseline.
 func (b *Bench) IsBaseline() bool { return len(b.BaselineFor) > 0 }
 
+// WireFormats are the formats `list` gives: a row of a format only its library has lists that
+// format's name, and says in `reads` which corpus format its document comes from (Formats[0]), so
+// its cells are reported under its own format, never under the corpus format it reads
+// (spec/protocol.md, `list`).
+func (b *Bench) WireFormats() []string {
+	if b.Own != nil {
+		return []string{b.Own.Name}
+	}
+	return b.Formats
+}
+
+// Reads maps each of the row's own formats to the corpus format it reads (nil for other rows).
+func (b *Bench) Reads() map[string]string {
+	if b.Own == nil {
+		return nil
+	}
+	return map[string]string{b.Own.Name: b.Formats[0]}
+}
+
+// Input is the corpus format of the file that a command line's --format names: for a row of its
+// library's own format, the format it reads; otherwise the format itself.
+func (b *Bench) Input(format string) string {
+	if b.Own != nil && format == b.Own.Name {
+		return b.Formats[0]
+	}
+	return format
+}
+
 // Supports tells whether the row runs test on format.
 func (b *Bench) Supports(test, format string) bool {
 	return slices.Contains(b.Tests(), test) && slices.Contains(b.Formats, format)

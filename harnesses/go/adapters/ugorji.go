@@ -61,7 +61,7 @@ func init() {
 			Decode: func(data []byte) (uint64, error) { return tree(h)("", data) },
 		}
 	}
-	const ownNotes = " format that only go-codec has, so no corpus file exists in it: the document is read from the MessagePack corpus file; write encodes it in this format (checked by decoding the output with go-codec's own decoder and hashing it), tree decodes go-codec's own encoding of it (made outside the loop; the hash-object baseline copies the MessagePack file's bytes instead); output sizes are this format's"
+	const ownNotes = " format that only go-codec has, so no corpus file exists in it: the document is read from the MessagePack corpus file (`reads`, spec/protocol.md), and its cells are reported under its own format; write encodes it in this format (checked by decoding the output with go-codec's own decoder and hashing it), tree decodes go-codec's own encoding of it (made outside the loop; the hash-object baseline copies the MessagePack file's bytes instead); output sizes are this format's"
 	const notes = "reflection; a fresh Decoder/Encoder per operation (NewDecoderBytes / NewEncoderBytes), decoding into any with MapType map[string]any"
 	Register(
 		Bench{ID: "go-codec-msgpack", Library: "go-codec", Module: "github.com/ugorji/go/codec", Formats: Msgpack,

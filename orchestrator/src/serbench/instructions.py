@@ -196,7 +196,7 @@ def count(cell: Cell, n: int, width: int, folder: Path, mode: Mode, seed: int, e
     opts = {
         "bench": cell.bench["id"],
         "test": cell.test,
-        "format": cell.format,
+        "format": cell.harness_format,
         "file": cell.file,
         "expect-hash": cell.dataset["hash"],
         "results": results,

@@ -113,15 +113,29 @@ class Cell:
     baseline_bench: str | None
     id: int = 0
     key: tuple = field(default=())
+    # The corpus format of the file read, where it is not `format`: a row of a format only its library
+    # has (go-codec's Binc) reads another format's file (its `reads` in `list`, spec/protocol.md), and
+    # so does the baseline cell netted against it, which is stored under the row's format.
+    input_format: str | None = None
 
     @property
     def typed(self) -> bool:
         return self.test.startswith("typed-")
 
     @property
+    def source_format(self) -> str:
+        return self.input_format or self.format
+
+    @property
+    def harness_format(self) -> str:
+        """The --format the harness gets: the row's own format for a row that reads another's file
+        (it knows what to do with it), the file's format for everything else (baselines included)."""
+        return self.format if self.format in (self.bench.get("reads") or {}) else self.source_format
+
+    @property
     def file(self) -> Path:
         # Typed tests read the canonical JSON; --format names the library's wire format (spec/typed.md).
-        return self.corpus_dir / self.dataset["files"]["json" if self.typed else self.format]["file"]
+        return self.corpus_dir / self.dataset["files"]["json" if self.typed else self.source_format]["file"]
 
     @property
     def label(self) -> str:
@@ -211,23 +225,31 @@ def plan(
                     # Typed tests read typed datasets only, schemaless tests everything else (spec/typed.md).
                     if test.startswith("typed-") != (ds["kind"] == "typed"):
                         continue
+                    reads = b.get("reads") or {}
                     for fmt in b["formats"]:
+                        # A format no corpus file is written in is read from the file `reads` names;
+                        # it runs when named with --format, or by default when that file's format does.
+                        src = reads.get(fmt)
                         if test.startswith("typed-"):
                             if formats and fmt not in formats:
                                 continue
-                        elif fmt not in use_formats or fmt not in ds["files"]:
+                        elif (src or fmt) not in ds["files"]:
+                            continue
+                        elif fmt not in formats if formats else (src or fmt) not in use_formats:
                             continue
                         base = b.get("baseline_for", {}).get(test)
-                        cells.append(Cell(h, b, test, ds, fmt, corpus_dir, base))
+                        cells.append(Cell(h, b, test, ds, fmt, corpus_dir, base, input_format=src))
                         if base:
-                            needed_baselines.add((h.name, base, ds_name, fmt))
-        for hname, base, ds_name, fmt in sorted(needed_baselines):
+                            needed_baselines.add((h.name, base, ds_name, fmt, src or ""))
+        for hname, base, ds_name, fmt, src in sorted(needed_baselines):
             if hname != h.name:
                 continue
             if base not in benches:
                 raise HarnessError(f"{h.name}: baseline {base!r} is not in its `list`")
             bb = benches[base]
-            cells.append(Cell(h, bb, bb["tests"][0], known_ds[ds_name], fmt, corpus_dir, None))
+            cells.append(
+                Cell(h, bb, bb["tests"][0], known_ds[ds_name], fmt, corpus_dir, None, input_format=src or None)
+            )
     if not cells:
         raise PlanError("the filters select no benchmark; `serbench list` shows what can run here")
     return cells
@@ -260,7 +282,7 @@ def execute(cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int, cpu: in
         opts = {
             "bench": cell.bench["id"],
             "test": cell.test,
-            "format": cell.format,
+            "format": cell.harness_format,
             "file": cell.file,
             "expect-hash": cell.dataset["hash"],
             "results": results,
