@@ -568,6 +568,109 @@ def cmd_vectors(args) -> int:
     return EXIT_OK
 
 
+# --- robustness ------------------------------------------------------------------------------------
+
+
+def cmd_robustness(args) -> int:
+    """Every decoder row against the robustness cases, each case in its own limited process
+    (docs/robustness.md). Uses the harnesses that are built (`--build` builds what is missing first)."""
+    import fnmatch
+
+    from ..report import robustness as robustness_report
+    from ..robustness import cases as rcases
+    from ..robustness import run as rrun
+    from ..robustness.limits import MIB, Limits
+
+    limits = Limits(timeout_s=args.timeout_s, memory_bytes=args.memory_mib * MIB, stack_bytes=args.stack_mib * MIB)
+    hs = []
+    for h in make(args.lang or None, ROOT, BuildOptions(verbose=args.verbose)):
+        if args.build and not h.missing_toolchain():
+            h.build_and_hold(say)
+        if not h.is_built():
+            say(f"skipping {h.name}: not built; `serbench build --lang {h.name}` or `--build` builds it")
+            continue
+        hs.append(h)
+    if not hs:
+        raise UserError("no harness is built yet; `serbench build` builds them (minutes the first time)")
+    corpus_dir = Path(args.corpus)
+    t0 = time.monotonic()
+    manifest = rcases.write_cases(corpus_dir, args.seed)
+    say(f"{len(manifest['cases'])} robustness cases in {corpus_dir / 'robustness'} ({time.monotonic() - t0:.1f} s)")
+    pats = args.case
+    cases = [
+        c
+        for c in manifest["cases"]
+        if not pats
+        or any(fnmatch.fnmatch(x, p) for p in pats for x in (c["name"], f"{c['format']}/{c['name']}", c["class"]))
+    ]
+    if not cases:
+        raise UserError(f"--case {' '.join(pats)} selects no case; see {corpus_dir / 'robustness' / 'manifest.json'}")
+    listings = {}
+    for h in list(hs):
+        try:
+            listings[h.name] = runner.listing(h)
+        except HarnessError as e:
+            say(f"skipping {h.name}: {e}")
+            hs.remove(h)
+    everything = [b for lst in listings.values() for b in lst["benchmarks"]]
+    for lib in args.lib:
+        if not any(runner._matches(b, [lib]) for b in everything):
+            raise UserError(f"unknown library {lib!r}; `serbench list` shows what can run here")
+    for f in args.format:
+        if f not in rcases.FORMATS:
+            raise UserError(f"no robustness cases for format {f!r}; there are: {', '.join(rcases.FORMATS)}")
+    rows = rrun.plan_rows(hs, listings, {c["format"] for c in cases}, args.lib, args.format, args.test)
+    if not rows:
+        raise UserError("the filters select no decoder row (tree or incremental); `serbench list` shows the rows")
+    run_id = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-rb") + secrets.token_hex(2)
+    saved = {k: getattr(args, k) for k in ("lang", "lib", "format", "test", "case", "seed", "corpus", "out", "jobs")}
+    saved |= {"limits": limits.as_dict(), "limits_text": limits.describe()} | _command_line(args)
+    db = Store(Path(args.db))
+    n = sum(1 for r in rows for c in cases if c["format"] == r.format)
+    say(
+        f"robustness run {run_id}: {len(rows)} decoder rows, {n} processes, {args.jobs} at a time; "
+        f"limits per process: {limits.describe()}"
+    )
+    db.create_robustness_run(run_id, saved, envinfo.collect(ROOT, hs), manifest)
+    bar = ProgressBar()
+    t0 = time.monotonic()
+
+    def row_done(row, results, wall_s) -> None:
+        say(f"  {row.label}: {len(results)} cases in {wall_s:.1f} s: {rrun.summary_line(results)}")
+
+    status, code = "done", EXIT_OK
+    try:
+        rrun.run_rows(
+            rows, cases, corpus_dir / "robustness", limits, lambda r: db.record_robustness(run_id, r), bar, row_done,
+            jobs=args.jobs,
+        )  # fmt: skip
+    except KeyboardInterrupt as e:
+        status, code = "interrupted", _interrupted_code(e)
+        say("\ninterrupted; the finished cases are stored and reported")
+    except BaseException:
+        db.finish_robustness_run(run_id, "interrupted")  # an orchestrator error: never left "running"
+        raise
+    db.finish_robustness_run(run_id, status)
+    run, results = db.robustness_run(run_id), db.robustness_results(run_id)
+    out = Path(args.out) / run_id
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "robustness.md").write_text(robustness_report.render(dict(run), results))
+    (out / "robustness.html").write_text(html_report.render_robustness(dict(run), results), encoding="utf-8")
+    db.close()
+    by_row: dict = {}
+    for r in results:
+        by_row.setdefault((r["harness"], r["bench"], r["test"], r["format"]), []).append(r)
+    for (h, b, t, f), rs in by_row.items():
+        print(f"{h}/{b} {t} {f}: {rrun.summary_line(rs)}")
+    tot = rrun.totals(results)
+    say(
+        f"{len(results)} processes in {time.monotonic() - t0:.0f} s: "
+        + ", ".join(f"{v} {k}" for k, v in tot.items() if v)
+        + f"; report: {out / 'robustness.md'} and robustness.html; store: {args.db} (robustness run {run_id})"
+    )
+    return code
+
+
 # --- arguments -------------------------------------------------------------------------------------
 
 
@@ -741,6 +844,27 @@ def parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--compiler", choices=("default", "gcc", "clang"), default="default", help="native compiler")
     s.set_defaults(fn=cmd_run)
+
+    s = command(
+        "robustness",
+        help="every decoder against malformed and hostile input, each case in its own limited process",
+    )
+    s.add_argument("--lang", action="append", default=[], help="harness language (repeatable; default: all built)")
+    s.add_argument("--lib", action="append", default=[], help="library or benchmark id (repeatable)")
+    s.add_argument("--format", action="append", default=[], help="json, msgpack, cbor, bson, ubjson (repeatable)")
+    s.add_argument("--test", action="append", default=[], choices=("tree", "incremental"), help="decode test")
+    s.add_argument(
+        "--case", action="append", default=[], metavar="GLOB", help="cases by name, format/name or class (repeatable)"
+    )
+    s.add_argument("--timeout-s", type=_non_negative, default=10.0, help="wall-clock limit per process (default 10)")
+    s.add_argument("--memory-mib", type=_int_at_least(64), default=2048, help="RLIMIT_AS per process (default 2048)")
+    s.add_argument("--stack-mib", type=_int_at_least(1), default=8, help="RLIMIT_STACK per process (default 8)")
+    s.add_argument("--jobs", type=_int_at_least(1), default=1, help="processes at a time (default 1)")
+    s.add_argument("--build", action="store_true", help="build the harnesses first (default: use what is built)")
+    s.add_argument("--out", default=str(ROOT / "results"), help="where <run-id>/robustness.md goes")
+    s.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder (cases go to its robustness/)")
+    s.add_argument("--seed", type=SEED, default=DEFAULT_SEED, help="generator seed (0 to 2^64-1)")
+    s.set_defaults(fn=cmd_robustness)
 
     s = command("list", help="the benchmarks of the harnesses that are built (never builds)")
     s.add_argument("--lang", action="append", default=[])

@@ -1061,3 +1061,53 @@ document.querySelectorAll("select[data-group]").forEach(function(pick){pick.addE
 try{fromHash();drawAll();}catch(e){noteError(e&&e.stack||e);}
 })();
 """
+
+
+def render_robustness(run, results: list[dict]) -> str:
+    """The robustness run as a page (docs/robustness.md): one sortable row per decoder with its outcome
+    counts and verdict line, then every crash, hang and memory blow-up with its case file. No charts."""
+    from ..robustness.run import FAIL, OUTCOMES, summary_line
+
+    rows: dict[tuple, list[dict]] = {}
+    for r in results:
+        rows.setdefault((r["harness"], r["bench"], r["test"], r["format"]), []).append(r)
+    table = []
+    for (h, b, t, f), rs in rows.items():
+        counts = [sum(1 for r in rs if r["outcome"] == o) for o in OUTCOMES]
+        cells = [(f"{h}/{b}", f"{h}/{b}"), (t, t), (f, f), (rs[0]["version"], rs[0]["version"])]
+        cells += [(str(n), n) for n in counts] + [(summary_line(rs), summary_line(rs))]
+        table.append(({"lang": h, "format": f, "test": t}, cells))
+    args = json.loads(run["args_json"])
+    body = [
+        f"<h1>serbench robustness run {_e(run['id'])}</h1>",
+        f"<p>Command: <code>{_e(args.get('command_line'))}</code>. Limits per process: {_e(args.get('limits_text'))}."
+        " Outcomes and verdicts: docs/robustness.md.</p>",
+        '<section id="robustness"><h2>Decoder rows</h2>',
+        _table(["Row", "Test", "Format", "Version", *OUTCOMES, "Verdict"], table),
+        "</section>",
+        '<section id="failures"><h2>Crashes, hangs and memory blow-ups</h2>',
+    ]
+    fails = [r for r in results if r["verdict"] == FAIL]
+    body.append(
+        _table(
+            ["Row", "Library (version)", "Case file", "Class", "Outcome", "Reason"],
+            [
+                (
+                    {"lang": r["harness"], "format": r["format"], "test": r["test"]},
+                    [
+                        (f"{r['harness']}/{r['bench']} {r['test']}", r["bench"]),
+                        (f"{r['library']} ({r['version']})", r["library"]),
+                        (f"corpus/robustness/{r['file']}", r["file"]),
+                        (r["class"], r["class"]),
+                        (r["outcome"], r["outcome"]),
+                        ((r["reason"] or "")[:300], r["reason"] or ""),
+                    ],
+                )
+                for r in fails
+            ],
+        )
+        if fails
+        else "<p>None: every process ended with an exit code of the protocol within the limits.</p>"
+    )
+    body.append("</section>")
+    return _page(f"serbench robustness {run['id']}", body, _Charts(), sorted({k[0] for k in rows}), None, {})

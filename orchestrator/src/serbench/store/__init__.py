@@ -79,7 +79,32 @@ CREATE TABLE IF NOT EXISTS samples (
     cpu_ns INTEGER,
     PRIMARY KEY (cell_id, round, idx)
 );
+-- serbench robustness (docs/robustness.md): runs of their own, so `report` and `history` of benchmark
+-- runs are unchanged, and an older store gains these tables on open
+CREATE TABLE IF NOT EXISTS robustness_runs (
+    id TEXT PRIMARY KEY,
+    started_at REAL NOT NULL,
+    finished_at REAL,
+    status TEXT NOT NULL,                 -- running | done | interrupted
+    args_json TEXT NOT NULL,              -- filters, limits, command line
+    env_json TEXT NOT NULL,
+    cases_json TEXT NOT NULL              -- the case manifest the run used
+);
+CREATE TABLE IF NOT EXISTS robustness_results (
+    run_id TEXT NOT NULL REFERENCES robustness_runs(id),
+    harness TEXT NOT NULL, bench TEXT NOT NULL, test TEXT NOT NULL, format TEXT NOT NULL,
+    library TEXT NOT NULL, version TEXT NOT NULL,
+    case_name TEXT NOT NULL, class TEXT NOT NULL, expect TEXT NOT NULL,
+    outcome TEXT NOT NULL,                -- accepted | other-hash | rejected | crashed | hung | oom | harness
+    verdict TEXT NOT NULL,
+    hash TEXT, reason TEXT, exit_code INTEGER, wall_s REAL, maxrss_kb INTEGER, file TEXT NOT NULL,
+    PRIMARY KEY (run_id, harness, bench, test, format, case_name)
+);
 """
+ROBUSTNESS_FIELDS = (
+    "harness", "bench", "test", "format", "library", "version", "case_name", "class", "expect", "outcome",
+    "verdict", "hash", "reason", "exit_code", "wall_s", "maxrss_kb", "file",
+)  # fmt: skip
 
 CELL_KEY = ("harness", "bench", "test", "dataset", "format")
 
@@ -319,3 +344,34 @@ class Store:
     def update_cell(self, cell_id: int, **fields) -> None:
         sets = ", ".join(f"{k}=?" for k in fields)
         self.db.execute(f"UPDATE cells SET {sets} WHERE id=?", (*fields.values(), cell_id))
+
+    # --- robustness runs (docs/robustness.md) ------------------------------------------------------
+    def create_robustness_run(self, run_id: str, args: dict, env: dict, cases: dict) -> None:
+        self.db.execute(
+            "INSERT INTO robustness_runs VALUES (?, ?, NULL, 'running', ?, ?, ?)",
+            (run_id, time.time(), json.dumps(args), json.dumps(env), json.dumps(cases)),
+        )
+
+    def finish_robustness_run(self, run_id: str, status: str = "done") -> None:
+        self.db.execute("UPDATE robustness_runs SET finished_at=?, status=? WHERE id=?", (time.time(), status, run_id))
+
+    def record_robustness(self, run_id: str, result: dict) -> None:
+        """One case's outcome, committed at once (a killed run keeps what it finished)."""
+        cols = ("run_id", *ROBUSTNESS_FIELDS)
+        self.db.execute(
+            f"INSERT OR REPLACE INTO robustness_results ({','.join(cols)}) VALUES ({','.join('?' * len(cols))})",
+            [run_id] + [result.get(k) for k in ROBUSTNESS_FIELDS],
+        )
+
+    def robustness_run(self, run_id: str | None = None) -> sqlite3.Row | None:
+        """The run, or the latest one."""
+        if run_id:
+            return self.db.execute("SELECT * FROM robustness_runs WHERE id=?", (run_id,)).fetchone()
+        return self.db.execute("SELECT * FROM robustness_runs ORDER BY started_at DESC LIMIT 1").fetchone()
+
+    def robustness_results(self, run_id: str) -> list[dict]:
+        rows = self.db.execute(
+            "SELECT * FROM robustness_results WHERE run_id=? ORDER BY harness, bench, test, format, case_name",
+            (run_id,),
+        ).fetchall()
+        return [dict(r) for r in rows]

@@ -1,0 +1,131 @@
+"""The robustness report (`results/<run>/robustness.md`, docs/robustness.md): a one-line verdict per
+decoder row, the matrix of rows x case classes with counts per outcome, and every crash, hang and
+memory blow-up with its case file."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from datetime import datetime, timezone
+
+from ..robustness.run import ACCEPTED_MALFORMED, FAIL, REJECTED_VALID, WRONG, summary_line, totals
+
+ABBREV = {
+    "accepted": "acc",
+    "other-hash": "HASH",
+    "rejected": "rej",
+    "crashed": "CRASH",
+    "hung": "HANG",
+    "oom": "OOM",
+    "harness": "hns",
+}
+#: how many wrong-value and accepted-malformed lines are listed before "and N more"
+LIST_LIMIT = 200
+
+
+def _row_key(r: dict) -> tuple:
+    return (r["harness"], r["bench"], r["test"], r["format"])
+
+
+def _row_label(key: tuple, version: str) -> str:
+    h, b, t, f = key
+    return f"{h}/{b} {t} ({version})"
+
+
+def _cell(results: list[dict]) -> str:
+    o = Counter(r["outcome"] for r in results)
+    bad = sum(1 for r in results if r["verdict"] in (WRONG, ACCEPTED_MALFORMED, REJECTED_VALID, FAIL))
+    text = " ".join(f"{o[k]} {ABBREV[k]}" for k in ABBREV if o[k])
+    return f"**{text}** ✗{bad}" if bad else text
+
+
+def _esc(s: str | None) -> str:
+    return (s or "").replace("|", "\\|").replace("\n", " ")[:300]
+
+
+def render(run: dict, results: list[dict], case_dir: str = "corpus/robustness") -> str:
+    args, env = json.loads(run["args_json"]), json.loads(run["env_json"])
+    cases = json.loads(run["cases_json"])
+    started = datetime.fromtimestamp(run["started_at"], timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    wall = (run["finished_at"] - run["started_at"]) if run["finished_at"] else None
+    rows: dict[tuple, list[dict]] = defaultdict(list)
+    for r in results:
+        rows[_row_key(r)].append(r)
+    out = [f"# serbench robustness run {run['id']}", ""]
+    out += [
+        f"- Command: `{args.get('command_line', 'serbench robustness')}`",
+        f"- Started {started}, status {run['status']}" + (f", {wall:.0f} s" if wall is not None else ""),
+        f"- Machine: {env.get('cpu_model', '?')}, {env.get('cores', '?')} cores; commit {env.get('git_commit', '?')}"
+        + (" (dirty tree)" if env.get("git_dirty") else ""),
+        f"- Limits per process: {args.get('limits_text', '?')}",
+        f"- Cases: {len(cases.get('cases', []))} in {case_dir} (seed {cases.get('seed')}); "
+        f"{len(rows)} decoder rows, {len(results)} processes",
+        "",
+        "Outcomes: acc = accepted with an allowed hash, HASH = accepted with another hash, rej = rejected "
+        "cleanly (exit 3), CRASH = signal or exit outside the protocol, HANG = killed at the time limit, "
+        "OOM = out of the memory limit, hns = not judged (the harness's own limit or reference decoder, "
+        "exit 6). ✗N: N outcomes a correct decoder would not give (docs/robustness.md).",
+        "",
+        "## Per library",
+        "",
+        "| Row | Format | Cases | Verdict |",
+        "|---|---|---|---|",
+    ]
+    for key, rs in rows.items():
+        out.append(f"| {_row_label(key, rs[0]['version'])} | {key[3]} | {len(rs)} | {_esc(summary_line(rs))} |")
+    t = totals(results)
+    out += ["", "Totals: " + ", ".join(f"{v} {k}" for k, v in t.items()), ""]
+    out += ["## Matrix", ""]
+    for fmt in sorted({k[3] for k in rows}):
+        classes = sorted({r["class"] for k, rs in rows.items() if k[3] == fmt for r in rs})
+        out += [f"### {fmt}", "", "| Row | " + " | ".join(classes) + " |", "|---" * (len(classes) + 1) + "|"]
+        for key, rs in rows.items():
+            if key[3] != fmt:
+                continue
+            by_class = defaultdict(list)
+            for r in rs:
+                by_class[r["class"]].append(r)
+            cells = [_cell(by_class[c]) if by_class[c] else "–" for c in classes]
+            out.append(f"| {_row_label(key, rs[0]['version'])} | " + " | ".join(cells) + " |")
+        out.append("")
+    failures = [r for r in results if r["verdict"] == FAIL]
+    out += ["## Crashes, hangs and memory blow-ups", ""]
+    if failures:
+        out += [
+            "| Row | Library (version) | Case file | Class | Outcome | Peak RSS | Reason |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for r in failures:
+            rss = f"{r['maxrss_kb'] / 1024:.0f} MiB" if r.get("maxrss_kb") else "–"
+            out.append(
+                f"| {r['harness']}/{r['bench']} {r['test']} | {r['library']} ({r['version']}) | "
+                f"`{case_dir}/{r['file']}` | {r['class']} | {r['outcome']} | {rss} | {_esc(r['reason'])} |"
+            )
+    else:
+        out.append("None: every process ended with an exit code of the protocol within the limits.")
+    out.append("")
+    for title, verdicts in (
+        ("Wrong values (accepted with a hash the case does not allow)", (WRONG,)),
+        ("Malformed input accepted", (ACCEPTED_MALFORMED,)),
+        ("Valid input rejected", (REJECTED_VALID,)),
+    ):
+        picked = [r for r in results if r["verdict"] in verdicts]
+        out += [f"## {title}", ""]
+        if not picked:
+            out += ["None.", ""]
+            continue
+        for r in picked[:LIST_LIMIT]:
+            out.append(
+                f"- {r['harness']}/{r['bench']} {r['test']}: `{r['file']}` ({r['class']})"
+                + (f": {_esc(r['reason'])}" if r.get("reason") else (f": hash {r['hash']}" if r.get("hash") else ""))
+            )
+        if len(picked) > LIST_LIMIT:
+            out.append(f"- and {len(picked) - LIST_LIMIT} more (the store has them all)")
+        out.append("")
+    harness = [r for r in results if r["outcome"] == "harness"]
+    if harness:
+        out += ["## Not judged: the harness's own limits (never counted against the library)", ""]
+        for r in harness[:LIST_LIMIT]:
+            out.append(f"- {r['harness']}/{r['bench']} {r['test']}: `{r['file']}`: {_esc(r['reason'])}")
+        out.append("")
+    return "\n".join(out)

@@ -1,0 +1,842 @@
+"""The robustness case corpus: malformed and hostile inputs, written from each format's specification
+and by mutating a valid corpus document, each with what a correct decoder must do (docs/robustness.md).
+
+Layout: `<corpus>/robustness/<format>/<case>.<ext>` and `<corpus>/robustness/manifest.json`. Every
+case says its class (`spec/...` from the format's specification, `mutation/...` from a valid
+document), a one-line description, and its expectation:
+
+- `accept`: a correct decoder returns the value whose object hash is `hashes[0]`;
+- `reject`: the bytes are not well-formed in the format, or not valid where the specification says
+  a decoder must refuse them: a correct decoder reports an error (exit 3);
+- `implementation-defined`: the specification leaves it to the decoder (duplicate keys, lone
+  surrogates, limits on depth and range, values outside the data model). Rejecting is right;
+  accepting is right when the hash is one of `hashes` (any hash when `hashes` is empty).
+
+Everything is deterministic: the same code and seed give the same bytes. Expected hashes come from
+the strict reference decoders (corpus/formats.py) and the object hash (objhash.py); the containers too
+deep for them (10,000 and 1,000,000 levels) are hashed iteratively here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import objhash
+from ..corpus import formats as F
+from ..corpus.generator import DEFAULT_SEED, Rng, generate
+
+ACCEPT, REJECT, IMPL = "accept", "reject", "implementation-defined"
+EXPECTATIONS = (ACCEPT, REJECT, IMPL)
+MANIFEST_VERSION = 1
+#: the valid corpus document the mutations start from (spec/generator.md: about 2.5 KB in MessagePack)
+MUTATED_SIZE = 2
+TRUNCATIONS = 20
+BITFLIPS = 20
+#: nesting depths of the deep-nesting cases; 10^6 only where one level is one byte (MessagePack, CBOR)
+#: or two (JSON), so the case corpus stays a few MB
+DEPTHS = (100, 10_000, 1_000_000)
+WIDE = 1_000_000  # elements of the "many empty arrays" case
+#: formats whose mutations and spec cases are generated (UBJSON: mutations only, no spec cases yet)
+FORMATS = ("json", "msgpack", "cbor", "bson", "ubjson")
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str  # unique within its format: [a-z0-9-]+
+    format: str
+    cls: str
+    description: str
+    expect: str
+    data: bytes = field(repr=False)
+    hashes: tuple[str, ...] = ()
+
+    @property
+    def file(self) -> str:
+        """Path relative to the robustness folder."""
+        return f"{self.format}/{self.name}.{F.FORMATS[self.format].ext}"
+
+    def entry(self) -> dict:
+        return {
+            "name": self.name,
+            "format": self.format,
+            "class": self.cls,
+            "description": self.description,
+            "expect": self.expect,
+            "hashes": list(self.hashes),
+            "file": self.file,
+            "bytes": len(self.data),
+            "sha256": hashlib.sha256(self.data).hexdigest(),
+        }
+
+
+def hash_of(doc) -> str:
+    return objhash.hex64(objhash.hash_value(doc))
+
+
+def both_entries_hash(entries: list[tuple[str, object]]) -> str:
+    """The hash of a map that keeps every entry, duplicates included: what an incremental (event)
+    reader that passes each key on gives (spec/hash.md's map sum over the entries it saw)."""
+    acc = 0
+    for k, v in entries:
+        acc += objhash.map_entry(objhash.hash_str(k), objhash.hash_value(v))
+    return objhash.hex64(objhash.map_end(acc & objhash.MASK, len(entries)))
+
+
+# the duplicate-key cases' {"a": 1, "a": 2} read by a reader that keeps both entries
+_DUP = [("a", 1), ("a", 2)]
+
+
+def _dup_hashes() -> tuple[str, ...]:
+    """{"a": 1, "a": 2}: the first wins, the last wins, or both are kept (an event reader)."""
+    return hash_of({"a": 1}), hash_of({"a": 2}), both_entries_hash(_DUP)
+
+
+def reference_hash(fmt: str, data: bytes) -> str:
+    """The hash of what the strict reference decoder reads from data (raises FormatError)."""
+    return hash_of(F.DECODERS[fmt](data))
+
+
+class _Cases:
+    """Collects the cases of one format; accept cases get their hash from the reference decoder."""
+
+    def __init__(self, fmt: str, wrap: Callable[[bytes], bytes]):
+        self.fmt, self.wrap, self.out = fmt, wrap, []
+
+    def add(self, cls: str, name: str, desc: str, expect: str, data: bytes, hashes=()) -> None:
+        if expect == ACCEPT and not hashes:
+            hashes = (reference_hash(self.fmt, data),)
+        self.out.append(Case(name, self.fmt, cls, desc, expect, data, tuple(hashes)))
+
+    def value(self, cls: str, name: str, desc: str, expect: str, value: bytes, hashes=()) -> None:
+        """A case whose interesting part is one value, wrapped in a map root {"a": value}: the data
+        model's root is a map (spec/data-model.md), so no harness refuses the root itself."""
+        self.add(cls, name, desc, expect, self.wrap(value), hashes)
+
+
+# --- JSON (RFC 8259) ---------------------------------------------------------------------------------
+
+
+def json_cases() -> list[Case]:
+    c = _Cases("json", lambda v: b'{"a":' + v + b"}")
+    num = "spec/number-grammar"
+    # RFC 8259 §6: number = [ minus ] int [ frac ] [ exp ]; int = zero / ( digit1-9 *DIGIT ).
+    for name, text in [
+        ("zero", "0"),
+        ("negative", "-1"),
+        ("exponent", "1e2"),
+        ("exponent-plus", "1E+2"),
+        ("exponent-minus", "1e-2"),
+        ("fraction", "0.5"),
+        ("negative-zero-float", "-0.0"),
+        ("one-point-zero", "1.0"),
+        ("uint64-max", "18446744073709551615"),
+        ("int64-min", "-9223372036854775808"),
+        ("double-max", "1.7976931348623157e308"),
+        ("double-min-subnormal", "5e-324"),
+        ("long-mantissa", "0.1000000000000000055511151231257827021181583404541015625"),
+    ]:
+        c.value(num, f"number-{name}", f"valid number {text} (RFC 8259 §6)", ACCEPT, text.encode())
+    # §6 lets an implementation limit range and precision; -0 is an int or a float by choice.
+    c.value(
+        num,
+        "number-negative-zero-int",
+        "-0: int 0 or float -0.0 (RFC 8259 §6 does not say which)",
+        IMPL,
+        b"-0",
+        (hash_of({"a": 0}), hash_of({"a": -0.0})),
+    )
+    c.value(num, "number-overflow", "1e400, beyond binary64 (RFC 8259 §6 allows range limits)", IMPL, b"1e400")
+    c.value(
+        num, "number-underflow", "1e-400, below the smallest subnormal: 0.0 or an error", IMPL, b"1e-400",
+        (hash_of({"a": 0.0}),),
+    )  # fmt: skip
+    # Beyond the data model's integers: a double, an exact big integer (whose hash spec/hash.md does
+    # not define) or an error are all defensible, so any acceptance is allowed.
+    c.value(num, "number-uint64-max-plus-one", "2^64, beyond uint64: a double, a big integer or an error", IMPL,
+            b"18446744073709551616")  # fmt: skip
+    c.value(num, "number-int64-min-minus-one", "-2^63-1, beyond int64: a double, a big integer or an error", IMPL,
+            b"-9223372036854775809")  # fmt: skip
+    for name, text in [
+        ("leading-zero", "01"),
+        ("negative-leading-zero", "-01"),
+        ("plus-sign", "+1"),
+        ("bare-fraction", ".5"),
+        ("trailing-dot", "1."),
+        ("dot-exponent", "1.e1"),
+        ("empty-exponent", "1e"),
+        ("signed-empty-exponent", "1e+"),
+        ("minus-alone", "-"),
+        ("hex", "0x10"),
+        ("two-dots", "1.5.3"),
+        ("double-minus", "--1"),
+        ("minus-space", "- 1"),
+        ("underscore", "1_000"),
+    ]:
+        c.value(num, f"number-{name}", f"{text!r} is not in the number grammar (RFC 8259 §6)", REJECT, text.encode())
+    for name, tok in (("nan", "NaN"), ("infinity", "Infinity"), ("minus-infinity", "-Infinity")) + (
+        ("nan-lower", "nan"),
+        ("inf-lower", "inf"),
+    ):
+        c.value(
+            "spec/nan-infinity",
+            f"token-{name}",
+            f"{tok}: not a JSON value (RFC 8259 §6: NaN and Infinity are not permitted)",
+            REJECT,
+            tok.encode(),
+        )
+    esc = "spec/escapes"
+    for name, text in [
+        ("u-escape", r'"\u00e9"'),
+        ("u-escape-upper", r'"\u00E9"'),
+        ("surrogate-pair", r'"\ud83d\ude00"'),
+        ("short-escapes", r'"\"\\\/\b\f\n\r\t"'),
+        ("control-escaped", r'"\u0001"'),
+    ]:
+        c.value(esc, f"escape-{name}", f"valid escape {text} (RFC 8259 §7)", ACCEPT, text.encode())
+    c.value(
+        esc,
+        "escape-nul",
+        r'"\u0000": valid JSON, but NUL is outside the data model (spec/data-model.md)',
+        IMPL,
+        rb'"\u0000"',
+        (hash_of({"a": "\x00"}),),
+    )
+    for name, raw in [
+        ("unknown", rb'"\a"'),
+        ("hex-x", rb'"\x41"'),
+        ("short-u", rb'"\u12"'),
+        ("bad-hex-u", rb'"\u12G4"'),
+        ("upper-u", rb'"\U0041"'),
+        ("single-quote", rb"'a'"),
+        ("escaped-single-quote", rb'"\'"'),
+        ("raw-control", b'"a\x01b"'),
+        ("raw-tab", b'"a\tb"'),
+        ("raw-newline", b'"a\nb"'),
+        ("unterminated", b'"abc'),
+    ]:
+        c.value(esc, f"escape-{name}", f"{raw.decode()!r}: not a valid string (RFC 8259 §7)", REJECT, raw)
+    # §8.2: the ABNF allows \u escapes of lone surrogates; "the behavior of software that receives
+    # JSON texts containing such values is unpredictable". The data model cannot hold them.
+    for name, raw in [
+        ("high", rb'"\ud800"'),
+        ("low", rb'"\udfff"'),
+        ("high-then-letter", rb'"\ud800\u0041"'),
+        ("reversed-pair", rb'"\ude00\ud83d"'),
+        ("two-high", rb'"\ud800\ud800"'),
+    ]:
+        c.value("spec/surrogates", f"surrogate-{name}", f"lone surrogate {raw.decode()} (RFC 8259 §8.2)", IMPL, raw)
+    c.add("spec/surrogates", "surrogate-in-key", r'lone surrogate in a key {"\ud800":1} (RFC 8259 §8.2)', IMPL,
+          rb'{"\ud800":1}')  # fmt: skip
+    # §8.1: JSON text exchanged between systems MUST be UTF-8.
+    utf = "spec/utf8"
+    for name, raw, what in [
+        ("byte-ff", b"\xff", "0xFF never occurs in UTF-8"),
+        ("overlong-2", b"\xc0\xaf", "overlong 2-byte '/'"),
+        ("overlong-3", b"\xe0\x80\xaf", "overlong 3-byte '/'"),
+        ("overlong-4", b"\xf0\x80\x80\xaf", "overlong 4-byte '/'"),
+        ("surrogate-encoded", b"\xed\xa0\x80", "UTF-8 of surrogate U+D800 (CESU-8)"),
+        ("above-max", b"\xf4\x90\x80\x80", "above U+10FFFF"),
+        ("lone-continuation", b"\x80", "a continuation byte alone"),
+        ("truncated-2", b"\xc3", "a 2-byte sequence cut short"),
+        ("truncated-3", b"\xe2\x82", "a 3-byte sequence cut short"),
+        ("byte-fe", b"\xfe", "0xFE never occurs in UTF-8"),
+    ]:
+        c.value(utf, f"utf8-{name}", f"string with {what} (RFC 8259 §8.1, RFC 3629 §3)", REJECT, b'"x' + raw + b'"')
+    c.add(utf, "utf8-key-byte-ff", "key with 0xFF (RFC 8259 §8.1)", REJECT, b'{"k\xff":1}')
+    c.add(utf, "utf8-key-overlong", "key with an overlong '/' (RFC 3629 §3)", REJECT, b'{"k\xc0\xaf":1}')
+    c.value(utf, "utf8-four-byte", "valid 4-byte UTF-8 (U+1F600)", ACCEPT, '"\U0001f600"'.encode())
+    c.add(
+        utf,
+        "utf8-bom",
+        "a byte order mark before the text (RFC 8259 §8.1: implementations MAY ignore it)",
+        IMPL,
+        b'\xef\xbb\xbf{"a":1}',
+        (hash_of({"a": 1}),),
+    )
+    tr = "spec/trailing"
+    for name, raw in [
+        ("letter", b'{"a":1}x'),
+        ("second-value", b'{"a":1}{}'),
+        ("comma", b'{"a":1},'),
+        ("bracket", b'{"a":1}]'),
+        ("nul", b'{"a":1}\x00'),
+    ]:
+        c.add(tr, f"trailing-{name}", f"bytes after the value: {raw[7:]!r} (RFC 8259 §2: ws value ws)", REJECT, raw)
+    c.add(tr, "trailing-whitespace", "white space after the value (RFC 8259 §2)", ACCEPT, b'{"a":1} \n\t\r')
+    st = "spec/structure"
+    for name, raw, what in [
+        ("trailing-comma-array", b'{"a":[1,]}', "a comma before ]"),
+        ("trailing-comma-object", b'{"a":1,}', "a comma before }"),
+        ("unquoted-key", b"{a:1}", "an unquoted name"),
+        ("missing-colon", b'{"a" 1}', "no name separator"),
+        ("missing-comma", b'{"a":1 "b":2}', "no value separator"),
+        ("double-colon", b'{"a"::1}', "two name separators"),
+        ("lone-comma", b"{,}", "a comma alone"),
+        ("block-comment", b'{"a":/*c*/1}', "a comment"),
+        ("line-comment", b'{"a":1}//c', "a comment after the value"),
+        ("empty", b"", "an empty text"),
+        ("only-whitespace", b" \n", "white space only"),
+        ("unclosed-array", b'{"a":[1}', "] missing"),
+        ("unclosed-object", b'{"a":1', "} missing"),
+        ("literal-tru", b'{"a":tru}', "a cut literal"),
+        ("literal-true-capital", b'{"a":True}', "a capitalised literal"),
+        ("literal-nul", b'{"a":nul}', "a cut literal"),
+        ("undefined", b'{"a":undefined}', "undefined"),
+    ]:
+        c.add(st, f"structure-{name}", f"{what} (RFC 8259 §2-§5)", REJECT, raw)
+    c.add(st, "structure-whitespace", "white space around every token (RFC 8259 §2)", ACCEPT,
+          b' { "a" : [ 1 , 2 ] , "b" : { } } ')  # fmt: skip
+    c.add(st, "structure-empty-containers", "empty array and object", ACCEPT, b'{"a":[],"b":{}}')
+    c.add(st, "structure-root-array", "an array at the root: JSON, outside the data model (root is a map)", IMPL,
+          b"[1]", (hash_of([1]),))  # fmt: skip
+    c.add(st, "structure-root-scalar", "a number at the root (RFC 8259 §2 allows any value)", IMPL, b"1",
+          (hash_of(1),))  # fmt: skip
+    # §4: names SHOULD be unique; with duplicates "the behavior of software ... is unpredictable".
+    dup = "spec/duplicate-keys"
+    c.add(dup, "duplicate-key", 'the same name twice with two values (RFC 8259 §4)', IMPL, b'{"a":1,"a":2}',
+          _dup_hashes())  # fmt: skip
+    c.add(dup, "duplicate-key-same-value", "the same name twice, same value (RFC 8259 §4)", IMPL, b'{"a":1,"a":1}',
+          (hash_of({"a": 1}), both_entries_hash([("a", 1), ("a", 1)])))  # fmt: skip
+    return c.out
+
+
+# --- MessagePack (github.com/msgpack/msgpack/blob/master/spec.md) -------------------------------------
+
+
+def msgpack_cases() -> list[Case]:
+    c = _Cases("msgpack", lambda v: b"\x81\xa1a" + v)
+    c.value("spec/reserved", "reserved-c1", "0xC1, the one byte the spec says is never used", REJECT, b"\xc1")
+    c.add("spec/reserved", "reserved-c1-root", "0xC1 as the whole document", REJECT, b"\xc1")
+    th = "spec/truncated-header"
+    for name, raw, what in [
+        ("str8", b"\xd9", "str 8 without its length byte"),
+        ("str16", b"\xda\x00", "str 16 with one length byte"),
+        ("str32", b"\xdb\x00\x00\x00", "str 32 with three length bytes"),
+        ("bin8", b"\xc4", "bin 8 without its length"),
+        ("bin16", b"\xc5\x00", "bin 16 with one length byte"),
+        ("bin32", b"\xc6\x00\x00\x00", "bin 32 with three length bytes"),
+        ("array16", b"\xdc\x00", "array 16 with one count byte"),
+        ("array32", b"\xdd\x00\x00\x00", "array 32 with three count bytes"),
+        ("map16", b"\xde\x00", "map 16 with one count byte"),
+        ("map32", b"\xdf\x00\x00\x00", "map 32 with three count bytes"),
+        ("float64", b"\xcb\x00\x00\x00", "float 64 with three of eight bytes"),
+        ("float32", b"\xca\x00\x00", "float 32 with two of four bytes"),
+        ("uint64", b"\xcf\x00", "uint 64 with one of eight bytes"),
+        ("int64", b"\xd3\x00", "int 64 with one of eight bytes"),
+        ("uint8", b"\xcc", "uint 8 without its byte"),
+        ("fixstr-short", b"\xa5ab", "fixstr of 5 with 2 bytes"),
+        ("str8-short", b"\xd9\x05ab", "str 8 of 5 with 2 bytes"),
+        ("fixarray-short", b"\x92\x01", "fixarray of 2 with 1 element"),
+    ]:
+        c.value(th, f"truncated-{name}", f"{what}: the document ends inside a value", REJECT, raw)
+    c.add(th, "truncated-fixmap-short", "fixmap of 2 with 1 entry", REJECT, b"\x82\xa1a\x01")
+    huge = "mutation/huge-length"
+    for name, raw, what in [
+        ("str32-max", b"\xdb\xff\xff\xff\xffabc", "str 32 of 2^32-1 bytes with 3 behind it"),
+        ("str32-2e31", b"\xdb\x80\x00\x00\x00abc", "str 32 of 2^31 bytes with 3 behind it"),
+        ("bin32-max", b"\xc6\xff\xff\xff\xff\x01\x02\x03", "bin 32 of 2^32-1 bytes with 3 behind it"),
+        ("array32-max", b"\xdd\xff\xff\xff\xff\x01", "array 32 of 2^32-1 elements with 1 behind it"),
+        ("array32-2e31", b"\xdd\x80\x00\x00\x00\x01", "array 32 of 2^31 elements with 1 behind it"),
+        ("map32-max", b"\xdf\xff\xff\xff\xff\xa1b\x01", "map 32 of 2^32-1 entries with 1 behind it"),
+    ]:
+        c.value(huge, f"huge-{name}", f"{what}: must fail without allocating for the count", REJECT, raw)
+    utf = "spec/utf8"
+    for name, raw, what in [
+        ("byte-ff", b"\xa3x\xffy", "0xFF"),
+        ("overlong", b"\xa2\xc0\xaf", "an overlong '/'"),
+        ("surrogate-encoded", b"\xa3\xed\xa0\x80", "UTF-8 of a surrogate"),
+    ]:
+        # The spec's "Limitation": "String objects may contain invalid byte sequence and the behavior
+        # of a deserializer depends on the actual implementation": rejecting and passing through are
+        # both allowed.
+        c.value(utf, f"utf8-{name}", f"str with {what} (spec, Limitation: implementation-defined)", IMPL, raw)
+    c.add(utf, "utf8-key", "a key with 0xFF (spec, Limitation: implementation-defined)", IMPL, b"\x81\xa2k\xff\x01")
+    enc = "spec/encodings"
+    for name, raw, what in [
+        ("uint16-small", b"\xcd\x00\x01", "1 as uint 16 (not the shortest form)"),
+        ("int8-positive", b"\xd0\x01", "1 as int 8"),
+        ("uint64-small", b"\xcf" + struct.pack(">Q", 1), "1 as uint 64"),
+        ("uint64-max", b"\xcf" + b"\xff" * 8, "2^64-1"),
+        ("int64-min", b"\xd3\x80" + b"\x00" * 7, "-2^63"),
+        ("negative-fixint", b"\xff", "-1 as a negative fixint"),
+        ("float32", b"\xca" + struct.pack(">f", 1.5), "1.5 as float 32"),
+        ("float64", b"\xcb" + struct.pack(">d", -0.25), "-0.25 as float 64"),
+        ("str8-empty", b"\xd9\x00", "an empty str 8"),
+        ("str32-short", b"\xdb\x00\x00\x00\x02ab", "'ab' as str 32"),
+        ("array16-empty", b"\xdc\x00\x00", "an empty array 16"),
+        ("map16-one", b"\xde\x00\x01\xa1b\x01", "a map 16 of one entry"),
+        ("bin8", b"\xc4\x03\x01\x02\x03", "bin 8 of 3 bytes"),
+        ("nil-true-false", b"\x93\xc0\xc3\xc2", "nil, true, false"),
+    ]:
+        c.value(enc, f"valid-{name}", f"valid: {what}", ACCEPT, raw)
+    c.add("spec/trailing", "trailing-byte", "a nil after the document: one value and extra bytes", IMPL,
+          b"\x81\xa1a\x01\xc0", (hash_of({"a": 1}),))  # fmt: skip
+    c.add("spec/duplicate-keys", "duplicate-key", "the same key twice (the spec does not say which wins)", IMPL,
+          b"\x82\xa1a\x01\xa1a\x02", _dup_hashes())  # fmt: skip
+    c.value("spec/data-model", "ext-fixext1", "an ext value (type 1): valid, outside the data model", IMPL,
+            b"\xd4\x01\x00")  # fmt: skip
+    c.add("spec/data-model", "int-key", "an integer key: valid, outside the data model", IMPL, b"\x81\x01\x01")
+    return c.out
+
+
+# --- CBOR (RFC 8949) ---------------------------------------------------------------------------------
+
+
+def cbor_cases() -> list[Case]:
+    c = _Cases("cbor", lambda v: b"\xa1aa" + v)
+    # §3: additional information 28-30 are reserved: not well-formed in every major type (Appendix F).
+    for mt in range(8):
+        for ai in (28, 29, 30) if mt in (0, 7) else (28,):
+            c.value(
+                "spec/reserved-ai",
+                f"reserved-mt{mt}-ai{ai}",
+                f"major type {mt} with reserved additional information {ai} (RFC 8949 §3, Appendix F)",
+                REJECT,
+                bytes([mt << 5 | ai]),
+            )
+    ind = "spec/indefinite"
+    for name, raw, what in [
+        ("uint", b"\x1f", "indefinite length for an unsigned integer (§3.2.4)"),
+        ("negint", b"\x3f", "indefinite length for a negative integer (§3.2.4)"),
+        ("tag", b"\xdf", "indefinite length for a tag (§3.2.4)"),
+        ("text-with-bytes-chunk", b"\x7f\x41a\xff", "a byte-string chunk in an indefinite text string (§3.2.3)"),
+        ("bytes-with-text-chunk", b"\x5f\x61a\xff", "a text chunk in an indefinite byte string (§3.2.3)"),
+        ("nested-text", b"\x7f\x7f\xff\xff", "an indefinite text string as a chunk (§3.2.3)"),
+        ("int-chunk", b"\x5f\x01\xff", "an integer as a chunk (§3.2.3)"),
+        ("map-odd", b"\xbfaa\xff", "an indefinite map with a key and no value (§3.2.2)"),
+        ("array-no-break", b"\x9f\x01", "an indefinite array that never ends (§3.2.2)"),
+        ("text-no-break", b"\x7faa", "an indefinite text string that never ends (§3.2.3)"),
+    ]:
+        c.value(ind, f"indefinite-{name}", what, REJECT, raw)
+    brk = "spec/break"
+    c.value(brk, "break-as-value", "a break stop code outside an indefinite item (RFC 8949 §3.2.1)", REJECT, b"\xff")
+    c.value(brk, "break-in-definite-array", "a break inside a definite array (§3.2.1)", REJECT, b"\x82\x01\xff")
+    c.add(brk, "break-as-key", "a break as a key of a definite map (§3.2.1)", REJECT, b"\xa1\xff\x01")
+    c.add(brk, "break-root", "a break alone (§3.2.1)", REJECT, b"\xff")
+    for v in (0, 24, 31):
+        c.value("spec/simple", f"simple-two-byte-{v}", f"simple value {v} in two bytes (§3.3: not well-formed)",
+                REJECT, bytes([0xF8, v]))  # fmt: skip
+    th = "spec/truncated-header"
+    for name, raw, what in [
+        ("uint8", b"\x18", "a 1-byte argument missing"),
+        ("uint16", b"\x19\x00", "a 2-byte argument with 1 byte"),
+        ("uint32", b"\x1a\x00\x00", "a 4-byte argument with 2 bytes"),
+        ("uint64", b"\x1b\x00", "an 8-byte argument with 1 byte"),
+        ("float64", b"\xfb\x00\x00\x00", "a float 64 with 3 bytes"),
+        ("float16", b"\xf9\x00", "a float 16 with 1 byte"),
+        ("text-short", b"\x62a", "a text string of 2 with 1 byte"),
+        ("bytes-short", b"\x42\x01", "a byte string of 2 with 1 byte"),
+        ("array-short", b"\x82\x01", "an array of 2 with 1 element"),
+    ]:
+        c.value(th, f"truncated-{name}", f"{what}: the input ends inside a data item (§3, Appendix F)", REJECT, raw)
+    c.add(th, "truncated-map-short", "a map of 2 with 1 entry (Appendix F)", REJECT, b"\xa2aa\x01")
+    huge = "mutation/huge-length"
+    for name, raw, what in [
+        ("bytes-2e64", b"\x5b" + b"\xff" * 8 + b"abc", "a byte string of 2^64-1 with 3 bytes behind it"),
+        ("text-2e31", b"\x7a\x80\x00\x00\x00abc", "a text string of 2^31 with 3 bytes behind it"),
+        ("text-2e64", b"\x7b" + b"\xff" * 8 + b"abc", "a text string of 2^64-1 with 3 bytes behind it"),
+        ("array-2e64", b"\x9b" + b"\xff" * 8 + b"\x01", "an array of 2^64-1 with 1 element behind it"),
+        ("array-2e31", b"\x9a\x7f\xff\xff\xff\x01", "an array of 2^31-1 with 1 element behind it"),
+        ("map-2e32", b"\xba\xff\xff\xff\xffab\x01", "a map of 2^32-1 with 1 entry behind it"),
+    ]:
+        c.value(huge, f"huge-{name}", f"{what}: must fail without allocating for the count", REJECT, raw)
+    # §3.1 major type 3 is UTF-8; §5.3.1: a text string that is not UTF-8 is invalid.
+    utf = "spec/utf8"
+    for name, raw, what in [
+        ("overlong", b"\x62\xc0\xaf", "an overlong '/'"),
+        ("surrogate-encoded", b"\x63\xed\xa0\x80", "UTF-8 of a surrogate"),
+        ("byte-ff", b"\x61\xff", "0xFF"),
+    ]:
+        c.value(utf, f"utf8-{name}", f"text string with {what} (RFC 8949 §3.1, §5.3.1)", REJECT, raw)
+    c.add(utf, "utf8-key", "a text key with 0xFF (§5.3.1)", REJECT, b"\xa1\x62k\xff\x01")
+    # Appendix A examples inside the data model, each as the value of {"a": ...}.
+    app = "spec/appendix-a"
+    for diag, hx in [
+        ("0", "00"),
+        ("1", "01"),
+        ("10", "0a"),
+        ("23", "17"),
+        ("24", "1818"),
+        ("25", "1819"),
+        ("100", "1864"),
+        ("1000", "1903e8"),
+        ("1000000", "1a000f4240"),
+        ("1000000000000", "1b000000e8d4a51000"),
+        ("18446744073709551615", "1bffffffffffffffff"),
+        ("-1", "20"),
+        ("-10", "29"),
+        ("-100", "3863"),
+        ("-1000", "3903e7"),
+        ("0.0", "f90000"),
+        ("-0.0", "f98000"),
+        ("1.0", "f93c00"),
+        ("1.1", "fb3ff199999999999a"),
+        ("1.5", "f93e00"),
+        ("65504.0", "f97bff"),
+        ("100000.0", "fa47c35000"),
+        ("3.4028234663852886e+38", "fa7f7fffff"),
+        ("1.0e+300", "fb7e37e43c8800759c"),
+        ("5.960464477539063e-8", "f90001"),
+        ("0.00006103515625", "f90400"),
+        ("-4.0", "f9c400"),
+        ("-4.1", "fbc010666666666666"),
+        ("false", "f4"),
+        ("true", "f5"),
+        ("null", "f6"),
+        ("h''", "40"),
+        ("h'01020304'", "4401020304"),
+        ('""', "60"),
+        ('"a"', "6161"),
+        ('"IETF"', "6449455446"),
+        ('"\\"\\\\"', "62225c"),
+        ('"\\u00fc"', "62c3bc"),
+        ('"\\u6c34"', "63e6b0b4"),
+        ('"\\ud800\\udd51"', "64f0908591"),
+        ("[]", "80"),
+        ("[1, 2, 3]", "83010203"),
+        ("[1, [2, 3], [4, 5]]", "8301820203820405"),
+        ("[1, ..., 25]", "98190102030405060708090a0b0c0d0e0f101112131415161718181819"),
+        ("{}", "a0"),
+        ('{"a": 1, "b": [2, 3]}', "a26161016162820203"),
+        ('["a", {"b": "c"}]', "826161a161626163"),
+        ('{"a": "A", ..., "e": "E"}', "a56161614161626142616361436164614461656145"),
+        ("(_ h'0102', h'030405')", "5f42010243030405ff"),
+        ('(_ "strea", "ming")', "7f657374726561646d696e67ff"),
+        ("[_ ]", "9fff"),
+        ("[_ 1, [2, 3], [_ 4, 5]]", "9f018202039f0405ffff"),
+        ("[_ 1, [2, 3], [4, 5]]", "9f01820203820405ff"),
+        ("[1, [2, 3], [_ 4, 5]]", "83018202039f0405ff"),
+        ("[1, [_ 2, 3], [4, 5]]", "83019f0203ff820405"),
+        ("[_ 1, ..., 25]", "9f0102030405060708090a0b0c0d0e0f101112131415161718181819ff"),
+        ('{_ "a": 1, "b": [_ 2, 3]}', "bf61610161629f0203ffff"),
+        ('["a", {_ "b": "c"}]', "826161bf61626163ff"),
+        ('{_ "Fun": true, "Amt": -2}', "bf6346756ef563416d7421ff"),
+    ]:
+        c.value(app, f"appendix-a-{hx[:24]}", f"RFC 8949 Appendix A: {diag}", ACCEPT, bytes.fromhex(hx))
+    # Appendix A examples outside the data model (no tags, undefined, NaN, infinities, 65-bit ints).
+    for diag, hx in [
+        ("-18446744073709551616", "3bffffffffffffffff"),
+        ("Infinity", "f97c00"),
+        ("NaN", "f97e00"),
+        ("-Infinity", "f9fc00"),
+        ("undefined", "f7"),
+        ("simple(16)", "f0"),
+        ("1(1363896240)", "c11a514b67b0"),
+        ("2(h'010000000000000000')", "c249010000000000000000"),
+        ("{1: 2, 3: 4}", "a201020304"),
+    ]:
+        c.value(app, f"appendix-a-{hx[:24]}", f"RFC 8949 Appendix A: {diag}, outside the data model", IMPL,
+                bytes.fromhex(hx))  # fmt: skip
+    c.add("spec/trailing", "trailing-byte", "a null after the data item (one item and extra bytes, §5.1)", IMPL,
+          b"\xa1aa\x01\xf6", (hash_of({"a": 1}),))  # fmt: skip
+    c.add("spec/duplicate-keys", "duplicate-key", "the same key twice (§5.6: not valid; what a decoder does is its "
+          "own)", IMPL, b"\xa2aa\x01aa\x02", _dup_hashes())  # fmt: skip
+    c.value("spec/encodings", "valid-non-shortest-int", "1 in 8 bytes (well-formed, not preferred: §4.2.1)", ACCEPT,
+            b"\x1b" + struct.pack(">Q", 1))  # fmt: skip
+    return c.out
+
+
+# --- BSON (bsonspec.org, version 1.1) ----------------------------------------------------------------
+
+
+def _bdoc(body: bytes, length: int | None = None, terminator: bytes = b"\x00") -> bytes:
+    """document ::= int32 e_list "\\x00"; int32 is the total length including itself and the NUL."""
+    n = len(body) + 5 if length is None else length
+    return struct.pack("<i", n) + body + terminator
+
+
+def _bstr(s: bytes, length: int | None = None, nul: bytes = b"\x00") -> bytes:
+    """string ::= int32 (byte*) "\\x00"; int32 counts the bytes and the NUL."""
+    return struct.pack("<i", len(s) + 1 if length is None else length) + s + nul
+
+
+def bson_cases() -> list[Case]:
+    c = _Cases("bson", lambda v: v)
+    a1 = b"\x10a\x00" + struct.pack("<i", 1)  # "a": int32 1
+    s = b"\x02s\x00" + _bstr(b"xyz")  # "s": "xyz"
+    body = a1 + s
+    good = _bdoc(body)
+    ln = "spec/length"
+    for name, n, what in [
+        ("plus-one", len(good) + 1, "one more than the bytes"),
+        ("minus-one", len(good) - 1, "one less than the content"),
+        ("four", 4, "4, below the minimum of 5"),
+        ("zero", 0, "0"),
+        ("negative", -1, "-1"),
+        ("int32-max", 0x7FFFFFFF, "2^31-1"),
+    ]:
+        c.add(ln, f"doc-length-{name}", f"document length {what} (bsonspec.org: int32 total bytes)", REJECT,
+              _bdoc(body, n))  # fmt: skip
+    c.add(ln, "doc-missing-terminator", "no final NUL, length counting what is there", REJECT,
+          _bdoc(body, len(body) + 4, b""))  # fmt: skip
+    c.add(ln, "doc-terminator-not-nul", "the final byte is 0x01, not NUL", REJECT, _bdoc(body, None, b"\x01"))
+    for name, n, what in [
+        ("too-big", 100, "100 for 3 bytes"),
+        ("zero", 0, "0 (it counts the NUL, so at least 1)"),
+        ("negative", -1, "-1"),
+        ("int32-max", 0x7FFFFFFF, "2^31-1"),
+        ("short", 3, "3 for 'xyz' (the NUL falls outside)"),
+    ]:
+        c.add(ln, f"string-length-{name}", f"string length {what} (bsonspec.org: string ::= int32 byte* NUL)",
+              REJECT, _bdoc(a1 + b"\x02s\x00" + _bstr(b"xyz", n)))  # fmt: skip
+    c.add(ln, "string-no-nul", "a string whose last byte is 'x', not NUL", REJECT,
+          _bdoc(a1 + b"\x02s\x00" + _bstr(b"xyz", None, b"x")))  # fmt: skip
+    inner = b"\x10b\x00" + struct.pack("<i", 1)
+    for name, delta in [("plus-one", 1), ("minus-one", -1)]:
+        c.add(ln, f"embedded-length-{name}", f"an embedded document's length {name.replace('-', ' ')}", REJECT,
+              _bdoc(b"\x03d\x00" + _bdoc(inner, len(inner) + 5 + delta)))  # fmt: skip
+    st = "spec/structure"
+    c.add(st, "unknown-type", "element type 0x20, not defined", REJECT, _bdoc(b"\x20a\x00\x01"))
+    c.add(st, "early-terminator", "a NUL element type before the end: the length disagrees", REJECT,
+          _bdoc(a1 + b"\x00" + s))  # fmt: skip
+    c.add(st, "key-unterminated", "a key that runs to the end of the document", REJECT, _bdoc(b"\x10abcdef"))
+    c.add(st, "bool-two", "a boolean byte 0x02 (only 0x00 and 0x01 are defined)", REJECT, _bdoc(b"\x08b\x00\x02"))
+    c.add(st, "empty-input", "no bytes at all", REJECT, b"")
+    c.add(st, "short-input", "three bytes", REJECT, b"\x05\x00\x00")
+    huge = "mutation/huge-length"
+    c.add(huge, "huge-binary", "binary of 2^31-1 bytes with 3 behind it", REJECT,
+          _bdoc(b"\x05b\x00" + struct.pack("<i", 0x7FFFFFFF) + b"\x00abc"))  # fmt: skip
+    c.add(huge, "huge-array", "an array document of 2^31-1 bytes", REJECT,
+          _bdoc(b"\x04b\x00" + struct.pack("<i", 0x7FFFFFFF) + b"\x100\x00" + b"\x01\x00\x00\x00\x00"))  # fmt: skip
+    utf = "spec/utf8"
+    c.add(utf, "utf8-string", "a string with 0xFF (bsonspec.org: UTF-8 strings)", REJECT,
+          _bdoc(b"\x02s\x00" + _bstr(b"x\xffy")))  # fmt: skip
+    c.add(utf, "utf8-overlong", "a string with an overlong '/'", REJECT, _bdoc(b"\x02s\x00" + _bstr(b"\xc0\xaf")))
+    c.add(utf, "utf8-key", "a key (cstring) with 0xFF", REJECT, _bdoc(b"\x10k\xff\x00" + struct.pack("<i", 1)))
+    ok = "spec/types"
+    for name, raw, what in [
+        ("double", b"\x01d\x00" + struct.pack("<d", 1.5), "a double"),
+        ("int64", b"\x12i\x00" + struct.pack("<q", -(1 << 63)), "int64 minimum"),
+        ("bool", b"\x08t\x00\x01\x08f\x00\x00", "true and false"),
+        ("null", b"\x0an\x00", "null"),
+        ("binary", b"\x05b\x00" + struct.pack("<i", 3) + b"\x00\x01\x02\x03", "binary subtype 0"),
+        ("embedded", b"\x03d\x00" + _bdoc(inner), "an embedded document"),
+        ("array", b"\x04l\x00" + _bdoc(b"\x100\x00\x01\x00\x00\x00\x101\x00\x02\x00\x00\x00"), "an array"),
+        ("utf8-string", b"\x02s\x00" + _bstr("ü水😀".encode()), "a string of 2-, 3- and 4-byte UTF-8"),
+        ("valid", body, "int32 and string"),
+    ]:
+        c.add(ok, f"valid-{name}", f"valid: {what}", ACCEPT, _bdoc(raw))
+    c.add(ok, "valid-empty", "valid: the empty document", ACCEPT, b"\x05\x00\x00\x00\x00")
+    c.add("spec/duplicate-keys", "duplicate-key", "the same key twice (bsonspec.org does not say which wins)", IMPL,
+          _bdoc(a1 + b"\x10a\x00" + struct.pack("<i", 2)), _dup_hashes())  # fmt: skip
+    c.add("spec/trailing", "trailing-byte", "a byte after the document's length", IMPL, good + b"\x00",
+          (hash_of({"a": 1, "s": "xyz"}),))  # fmt: skip
+    c.add("spec/data-model", "undefined", "the deprecated undefined type 0x06: outside the data model", IMPL,
+          _bdoc(b"\x06u\x00"))  # fmt: skip
+    c.add("spec/data-model", "array-keys-out-of-order", 'an array with keys "1", "0" (bsonspec.org: keys are '
+          "0, 1, ...)", IMPL, _bdoc(b"\x04l\x00" + _bdoc(b"\x101\x00\x01\x00\x00\x00\x100\x00\x02\x00\x00\x00")),
+          (hash_of({"l": [1, 2]}), hash_of({"l": [2, 1]})))  # fmt: skip
+    return c.out
+
+
+# --- mutations of a valid corpus document ---------------------------------------------------------------
+
+
+def _nested_hash(depth: int) -> str:
+    """{"a": [[...[]...]]} with `depth` arrays, hashed iteratively (no recursion at any depth)."""
+    h = objhash.array_end(0, 0)
+    for _ in range(depth - 1):
+        h = objhash.array_end(objhash.array_add(0, 0, h), 1)
+    return objhash.hex64(objhash.map_end(objhash.map_entry(objhash.hash_str("a"), h), 1))
+
+
+def _wide_hash(n: int) -> str:
+    """{"a": [[], [], ...]} with n empty arrays."""
+    e, acc = objhash.array_end(0, 0), 0
+    for i in range(n):
+        acc = objhash.array_add(acc, i, e)
+    return objhash.hex64(objhash.map_end(objhash.map_entry(objhash.hash_str("a"), objhash.array_end(acc, n)), 1))
+
+
+def _deep(fmt: str, n: int) -> bytes | None:
+    """{"a": n nested arrays}, written without recursion; None where it would be too big to keep."""
+    if fmt == "json":
+        return b'{"a":' + b"[" * n + b"]" * n + b"}"
+    if fmt == "msgpack":
+        return b"\x81\xa1a" + b"\x91" * (n - 1) + b"\x90"
+    if fmt == "cbor":
+        return b"\xa1aa" + b"\x81" * (n - 1) + b"\x80"
+    if n > 10_000:  # 8 bytes (BSON) and 4 bytes (UBJSON) a level: 8 and 4 MB at 10^6
+        return None
+    if fmt == "bson":
+        # level k is the document {"0": level k-1}: 4 + 1 + 2 + len(level k-1) + 1 bytes
+        lengths = [5]
+        for _ in range(n - 1):
+            lengths.append(lengths[-1] + 8)
+        heads = [struct.pack("<i", n_) + b"\x040\x00" for n_ in reversed(lengths[1:])]
+        inner = b"".join(heads) + b"\x05\x00\x00\x00\x00" + b"\x00" * (n - 1)
+        return _bdoc(b"\x04a\x00" + inner)
+    if fmt == "ubjson":
+        # the reference encoder's sized form: "[#U\x01" per level, "[#U\x00" innermost
+        return b"{#U\x01U\x01a" + b"[#U\x01" * (n - 1) + b"[#U\x00"
+    return None
+
+
+def _wide(fmt: str, n: int) -> bytes | None:
+    if fmt == "json":
+        return b'{"a":[' + b"[]," * (n - 1) + b"[]]}"
+    if fmt == "msgpack":
+        return b"\x81\xa1a\xdd" + struct.pack(">I", n) + b"\x90" * n
+    if fmt == "cbor":
+        return b"\xa1aa\x9a" + struct.pack(">I", n) + b"\x80" * n
+    return None  # BSON spends ~13 bytes and UBJSON 4 per element: too big to keep
+
+
+def _huge_root(fmt: str, data: bytes) -> bytes | None:
+    """The document with its root map's count (or BSON's length) set to a huge value, little data behind."""
+    if fmt == "msgpack":
+        skip = {0xDE: 3, 0xDF: 5}.get(data[0], 1)
+        return b"\xdf\xff\xff\xff\xff" + data[skip:]
+    if fmt == "cbor":
+        ai = data[0] & 0x1F
+        skip = 1 + {24: 1, 25: 2, 26: 4, 27: 8}.get(ai, 0)
+        return b"\xbb" + b"\xff" * 8 + data[skip:]
+    if fmt == "bson":
+        return struct.pack("<i", 0x7FFFFFFF) + data[4:]
+    return None
+
+
+#: what a strict reference decoder's error says when the input is well-formed but outside the data
+#: model or a place where the format leaves the choice to the decoder: a bit flip that makes one of
+#: these is implementation-defined, not a must-reject
+_NOT_MALFORMED = ("appears twice", "not in the data model", "bytes after the end", "map key", "nested deeper")
+
+
+def _mutant(fmt: str, data: bytes) -> tuple[str, tuple[str, ...]]:
+    """What a correct decoder must do with a mutated document, judged by the strict reference decoder:
+    accept when it reads a document that its encoder writes back to the same bytes (so no choice of
+    the decoder was involved), reject when it finds the bytes malformed."""
+    try:
+        doc = F.DECODERS[fmt](data)
+        h = hash_of(doc)
+    except F.FormatError as e:
+        msg = str(e)
+        if fmt == "json" and "bytes after the end" in msg:
+            return REJECT, ()  # RFC 8259 §2: JSON-text = ws value ws
+        if fmt == "msgpack" and "UTF-8" in msg:
+            return IMPL, ()  # the MessagePack spec's "Limitation" leaves invalid UTF-8 in str to the decoder
+        return (IMPL if any(m in msg for m in _NOT_MALFORMED) else REJECT), ()
+    except (TypeError, ValueError, RecursionError):  # a value outside the data model (undefined, ...)
+        return IMPL, ()
+    try:
+        same = F.FORMATS[fmt].encode(doc) == data
+    except F.FormatError:
+        same = False
+    return (ACCEPT if same else IMPL), (h,)
+
+
+def mutation_cases(seed: int) -> list[Case]:
+    out: list[Case] = []
+    doc = generate(MUTATED_SIZE, seed)
+    for fmt in FORMATS:
+        data = F.FORMATS[fmt].encode(doc)
+        n = len(data)
+        cuts = sorted({max(1, min(n - 1, round(n * k / (TRUNCATIONS - 1)))) for k in range(TRUNCATIONS)})
+        for cut in cuts:
+            # A strict prefix of one complete value is never a complete value in any of these formats
+            # (JSON's root map ends with '}', the binary formats' lengths and counts say where it ends).
+            out.append(
+                Case(
+                    f"truncated-at-{cut:06d}",
+                    fmt,
+                    "mutation/truncation",
+                    f"size-{MUTATED_SIZE} cut to its first {cut} of {n} bytes",
+                    REJECT,
+                    data[:cut],
+                )  # fmt: skip
+            )
+        if fmt != "ubjson":  # no strict UBJSON reference decoder to judge a flipped document by
+            rng = Rng(seed ^ 0xB17F11B5 ^ FORMATS.index(fmt))  # one stream per format
+            for i in range(BITFLIPS):
+                pos, bit = rng.below(n), rng.below(8)
+                m = bytearray(data)
+                m[pos] ^= 1 << bit
+                expect, hashes = _mutant(fmt, bytes(m))
+                out.append(
+                    Case(f"bitflip-{i:02d}", fmt, "mutation/bitflip",
+                         f"size-{MUTATED_SIZE} with bit {bit} of byte {pos} flipped", expect, bytes(m), hashes)
+                )  # fmt: skip
+        huge = _huge_root(fmt, data)
+        if huge is not None:
+            out.append(
+                Case("huge-root-count", fmt, "mutation/huge-length",
+                     f"size-{MUTATED_SIZE} with its root map's count or length set to the maximum", REJECT, huge)
+            )  # fmt: skip
+        for depth in DEPTHS:
+            d = _deep(fmt, depth)
+            if d is None:
+                continue
+            # RFC 8259 §9 and RFC 8949 §5.3 let a decoder limit nesting: beyond 100 levels refusing is
+            # right, accepting is right with the right hash, crashing never is.
+            expect = ACCEPT if depth <= 100 else IMPL
+            out.append(
+                Case(f"deep-{depth}", fmt, "mutation/deep-nesting", f"{depth} nested arrays in {{\"a\": ...}}",
+                     expect, d, (_nested_hash(depth),))
+            )  # fmt: skip
+        w = _wide(fmt, WIDE)
+        if w is not None:
+            out.append(
+                Case(f"wide-{WIDE}", fmt, "mutation/many-items", f"an array of {WIDE:,} empty arrays", ACCEPT, w,
+                     (_wide_hash(WIDE),))
+            )  # fmt: skip
+    return out
+
+
+SPEC_CASES = {"json": json_cases, "msgpack": msgpack_cases, "cbor": cbor_cases, "bson": bson_cases}
+
+
+def all_cases(seed: int = DEFAULT_SEED) -> list[Case]:
+    cases = [c for fn in SPEC_CASES.values() for c in fn()] + mutation_cases(seed)
+    seen: set[tuple[str, str]] = set()
+    for c in cases:
+        key = (c.format, c.name)
+        if key in seen:
+            raise ValueError(f"duplicate robustness case {c.format}/{c.name}")
+        if c.expect not in EXPECTATIONS or (c.expect == ACCEPT and len(c.hashes) != 1):
+            raise ValueError(f"robustness case {c.format}/{c.name}: bad expectation")
+        seen.add(key)
+    return cases
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def write_cases(corpus_dir: Path, seed: int = DEFAULT_SEED) -> dict:
+    """Write `<corpus_dir>/robustness/` (only the files whose bytes changed) and return its manifest.
+    Files of cases that no longer exist are removed; the manifest is written last."""
+    dest = corpus_dir / "robustness"
+    cases = all_cases(seed)
+    manifest = {
+        "version": MANIFEST_VERSION,
+        "seed": seed,
+        "hash_version": objhash.HASH_VERSION,
+        "cases": [c.entry() for c in cases],
+    }
+    wanted = set()
+    for c in cases:
+        path = dest / c.file
+        wanted.add(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not (path.exists() and path.stat().st_size == len(c.data) and path.read_bytes() == c.data):
+            _write_atomic(path, c.data)
+    for sub in dest.iterdir():
+        if sub.is_dir():
+            for p in sub.iterdir():
+                if p not in wanted:
+                    p.unlink() if p.is_file() else shutil.rmtree(p)
+    _write_atomic(dest / "manifest.json", json.dumps(manifest, indent=1).encode())
+    return manifest
+
+
+def load_manifest(corpus_dir: Path) -> dict:
+    return json.loads((corpus_dir / "robustness" / "manifest.json").read_text())

@@ -1,0 +1,405 @@
+"""The robustness matrix (docs/robustness.md): the case corpus is deterministic and its expectations
+agree with the strict reference decoders; every kind of outcome is classified right, using a fake
+harness that accepts, rejects, crashes, hangs, allocates without bound and prints garbage; the limits
+are enforced by the orchestrator; and a small real run against the Python harness."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from serbench.cli import main
+from serbench.corpus import formats as F
+from serbench.harnesses import Harness
+from serbench.report import robustness as report
+from serbench.robustness import cases as C
+from serbench.robustness import run as R
+from serbench.robustness.limits import MIB, Limits, run_limited
+from serbench.store import Store
+
+from .conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def all_cases() -> list[C.Case]:
+    return C.all_cases()
+
+
+# --- the case corpus -----------------------------------------------------------------------------
+
+
+def test_generator_is_deterministic_and_small(tmp_path, all_cases):
+    again = C.all_cases()
+    assert [(c.format, c.name, c.data, c.expect, c.hashes) for c in all_cases] == [
+        (c.format, c.name, c.data, c.expect, c.hashes) for c in again
+    ]
+    m1 = C.write_cases(tmp_path / "a")
+    m2 = C.write_cases(tmp_path / "b")
+    assert m1 == m2
+    for entry in m1["cases"]:
+        a = (tmp_path / "a" / "robustness" / entry["file"]).read_bytes()
+        assert a == (tmp_path / "b" / "robustness" / entry["file"]).read_bytes()
+        assert hashlib.sha256(a).hexdigest() == entry["sha256"] and len(a) == entry["bytes"]
+    total = sum(e["bytes"] for e in m1["cases"])
+    assert total < 12 * MIB, total  # "a few MB": the 10^6 cases dominate
+    # a stale file of a case that no longer exists is removed on the next write
+    stale = tmp_path / "a" / "robustness" / "json" / "gone.json"
+    stale.write_bytes(b"{}")
+    C.write_cases(tmp_path / "a")
+    assert not stale.exists()
+
+
+def test_manifest_covers_each_format_and_class(all_cases):
+    by = {(c.format, c.cls) for c in all_cases}
+    for fmt in ("json", "msgpack", "cbor", "bson"):
+        for cls in ("mutation/truncation", "mutation/bitflip", "mutation/deep-nesting", "spec/utf8"):
+            assert (fmt, cls) in by, (fmt, cls)
+    for need in [
+        ("json", "spec/number-grammar"),
+        ("json", "spec/surrogates"),
+        ("json", "spec/nan-infinity"),
+        ("json", "spec/duplicate-keys"),
+        ("json", "spec/trailing"),
+        ("msgpack", "spec/reserved"),
+        ("msgpack", "spec/truncated-header"),
+        ("msgpack", "mutation/huge-length"),
+        ("cbor", "spec/reserved-ai"),
+        ("cbor", "spec/indefinite"),
+        ("cbor", "spec/break"),
+        ("cbor", "spec/appendix-a"),
+        ("bson", "spec/length"),
+        ("ubjson", "mutation/truncation"),
+    ]:
+        assert need in by, need
+    assert sum(1 for c in all_cases if c.cls == "mutation/truncation" and c.format == "json") == C.TRUNCATIONS
+    assert sum(1 for c in all_cases if c.cls == "mutation/bitflip" and c.format == "json") == C.BITFLIPS
+    deep = {c.name for c in all_cases if c.format == "json" and c.cls == "mutation/deep-nesting"}
+    assert deep == {"deep-100", "deep-10000", "deep-1000000"}
+
+
+def test_every_accept_case_decodes_to_its_hash_and_every_reject_case_is_rejected(all_cases):
+    """The expectations agree with the strict reference decoders (corpus/formats.py). The containers too
+    deep for them are checked against a small depth hashed both ways instead."""
+    for c in all_cases:
+        if (
+            c.format == "ubjson"
+            or c.cls == "mutation/many-items"
+            or (c.cls == "mutation/deep-nesting" and c.name != "deep-100")
+        ):
+            continue
+        if c.expect == C.ACCEPT:
+            assert C.reference_hash(c.format, c.data) == c.hashes[0], (c.format, c.name)
+        elif c.expect == C.REJECT:
+            with pytest.raises(F.FormatError):
+                C.reference_hash(c.format, c.data)
+    nested: list = []
+    for _ in range(299):
+        nested = [nested]
+    assert C._nested_hash(300) == C.hash_of({"a": nested})
+    assert C._wide_hash(1000) == C.hash_of({"a": [[] for _ in range(1000)]})
+    for fmt in ("json", "msgpack", "cbor", "bson", "ubjson"):
+        assert F.FORMATS[fmt].encode({"a": nested}) == C._deep(fmt, 300), fmt
+    for fmt in ("msgpack", "cbor"):  # the wide cases use 32-bit counts; the reference reads them
+        small = C._wide(fmt, 1000)
+        assert C.reference_hash(fmt, small) == C._wide_hash(1000)
+    assert C.reference_hash("json", C._wide("json", 1000)) == C._wide_hash(1000)
+
+
+def test_case_names_and_files_are_plain(all_cases):
+    import re
+
+    for c in all_cases:
+        assert re.fullmatch(r"[a-z0-9][a-z0-9-]*", c.name), c.name
+        assert c.file == f"{c.format}/{c.name}.{F.FORMATS[c.format].ext}"
+
+
+# --- a fake harness that misbehaves on purpose ----------------------------------------------------------
+
+FAKE = textwrap.dedent(
+    r"""
+    import json, os, signal, sys, time
+    a = sys.argv[1:]
+    assert a[0] == "verify", a
+    opt = {a[i][2:]: a[i + 1] for i in range(1, len(a) - 1, 2)}
+    what = os.path.basename(opt["file"]).split(".")[0]
+    if what == "ok":
+        print(json.dumps({"hash": "0123456789abcdef"})); sys.exit(0)
+    if what == "wrong":
+        print(json.dumps({"hash": "fedcba9876543210"})); sys.exit(0)
+    if what == "reject":
+        print(json.dumps({"error": "parse error at byte 3"})); sys.exit(3)
+    if what == "abort":
+        os.abort()
+    if what == "segv":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if what == "exit1":
+        print("something odd", file=sys.stderr); sys.exit(1)
+    if what == "stack":
+        print("thread 'main' has overflowed its stack", file=sys.stderr); os.abort()
+    if what == "hang":
+        import subprocess
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+        open(opt["file"] + ".pid", "w").write(str(child.pid))
+        time.sleep(300)
+    if what == "bomb":
+        # allocates and touches memory without bound, as a decoder trusting a 2^32 length would
+        chunks = []
+        while True:
+            chunks.append(bytearray(16 << 20))
+    if what == "badalloc":
+        print("terminate called after throwing an instance of 'std::bad_alloc'", file=sys.stderr); os.abort()
+    if what == "caught":
+        try:
+            bytearray(1 << 40)
+        except MemoryError:
+            print(json.dumps({"error": "MemoryError"})); sys.exit(3)
+    if what == "limit":
+        print(json.dumps({"error": "nested deeper than the harness's walk allows"})); sys.exit(6)
+    if what == "garbage":
+        print("hello"); sys.exit(0)
+    if what == "usage":
+        sys.exit(2)
+    if what == "stackrlimit":
+        import resource
+        print(json.dumps({"hash": "%016x" % resource.getrlimit(resource.RLIMIT_STACK)[0]})); sys.exit(0)
+    sys.exit(99)
+    """
+)
+
+
+class FakeHarness(Harness):
+    name = "fake"
+    folder = "."
+
+    def __init__(self, root: Path, script: Path):
+        super().__init__(root)
+        self.script = script
+
+    def build(self) -> None:
+        pass
+
+    def command(self) -> list[str]:
+        return [sys.executable, str(self.script)]
+
+
+@pytest.fixture
+def fake(tmp_path) -> FakeHarness:
+    script = tmp_path / "fake.py"
+    script.write_text(FAKE)
+    return FakeHarness(tmp_path, script)
+
+
+def _verify(h: FakeHarness, tmp_path: Path, what: str, limits: Limits, expect=C.ACCEPT, hashes=("0123456789abcdef",)):
+    (tmp_path / "json").mkdir(exist_ok=True)
+    (tmp_path / "json" / f"{what}.json").write_bytes(b"{}")
+    row = R.Row(h, {"id": "b", "library": "lib", "version": "1"}, "tree", "json")
+    case = {"name": what, "class": "spec/x", "expect": expect, "hashes": list(hashes), "file": f"json/{what}.json"}
+    return R.run_case(row, case, tmp_path, limits)
+
+
+LIMITS = Limits(timeout_s=5.0, memory_bytes=512 * MIB)
+
+
+@pytest.mark.parametrize(
+    "what,outcome,verdict,reason",
+    [
+        ("ok", "accepted", R.PASS, None),
+        ("wrong", "other-hash", R.WRONG, "hash fedcba9876543210, expected 0123456789abcdef"),
+        ("reject", "rejected", R.REJECTED_VALID, "parse error at byte 3"),
+        ("abort", "crashed", R.FAIL, "SIGABRT"),
+        ("segv", "crashed", R.FAIL, "SIGSEGV"),
+        ("exit1", "crashed", R.FAIL, "exit 1, outside the protocol: something odd"),
+        ("stack", "crashed", R.FAIL, "SIGABRT (stack overflow): thread 'main' has overflowed its stack"),
+        ("badalloc", "oom", R.FAIL, None),
+        ("caught", "oom", R.FAIL, "MemoryError"),
+        ("limit", "harness", R.NOT_JUDGED, None),
+        ("garbage", "harness", R.NOT_JUDGED, None),
+        ("usage", "harness", R.NOT_JUDGED, None),
+    ],
+)
+def test_each_kind_of_outcome_is_classified(fake, tmp_path, what, outcome, verdict, reason):
+    res = _verify(fake, tmp_path, what, LIMITS)
+    assert (res["outcome"], res["verdict"]) == (outcome, verdict), res
+    if reason is not None:
+        assert res["reason"] == reason, res["reason"]
+
+
+def test_verdicts_follow_the_expectation():
+    assert R.verdict(C.REJECT, "accepted") == R.ACCEPTED_MALFORMED
+    assert R.verdict(C.REJECT, "rejected") == R.PASS
+    assert R.verdict(C.IMPL, "accepted") == R.IMPL_ACCEPTED
+    assert R.verdict(C.IMPL, "rejected") == R.IMPL_REJECTED
+    assert R.verdict(C.IMPL, "other-hash") == R.WRONG
+    assert R.verdict(C.ACCEPT, "rejected") == R.REJECTED_VALID
+    for bad in ("crashed", "hung", "oom"):
+        assert R.verdict(C.IMPL, bad) == R.verdict(C.REJECT, bad) == R.FAIL
+
+
+def test_a_reject_case_accepted_with_any_hash_is_malformed_input_accepted(fake, tmp_path):
+    res = _verify(fake, tmp_path, "ok", LIMITS, expect=C.REJECT, hashes=())
+    assert (res["outcome"], res["verdict"], res["hash"]) == ("accepted", R.ACCEPTED_MALFORMED, "0123456789abcdef")
+
+
+def test_the_hang_is_killed_at_the_limit_with_its_process_group(fake, tmp_path):
+    t0 = time.monotonic()
+    res = _verify(fake, tmp_path, "hang", Limits(timeout_s=1.0))
+    assert res["outcome"] == "hung" and res["verdict"] == R.FAIL
+    assert time.monotonic() - t0 < 4.0
+    grandchild = int((tmp_path / "json" / "hang.json.pid").read_text())
+    stat = Path(f"/proc/{grandchild}/stat")
+    for _ in range(50):  # reaped by init shortly after the kill
+        if not stat.exists() or stat.read_text().split()[2] == "Z":
+            break
+        time.sleep(0.05)
+    assert not stat.exists() or stat.read_text().split()[2] == "Z"
+
+
+def test_the_memory_bomb_is_stopped_by_the_address_space_limit(fake, tmp_path):
+    t0 = time.monotonic()
+    res = _verify(fake, tmp_path, "bomb", Limits(timeout_s=20.0, memory_bytes=256 * MIB))
+    assert res["outcome"] == "oom", res
+    assert res["maxrss_kb"] is None or res["maxrss_kb"] < 300 * 1024
+    assert time.monotonic() - t0 < 15
+
+
+def test_the_stack_limit_is_set_in_the_child(fake, tmp_path):
+    res = _verify(fake, tmp_path, "stackrlimit", Limits(stack_bytes=4 * MIB), hashes=())
+    assert res["hash"] == f"{4 * MIB:016x}"
+
+
+def test_run_limited_keeps_stdout_and_never_raises_for_a_missing_program(tmp_path):
+    ex = run_limited([sys.executable, "-c", "print('x' * 10)"], None, Limits(timeout_s=5))
+    assert ex.code == 0 and ex.stdout.strip() == "x" * 10
+
+
+# --- store and report -----------------------------------------------------------------------------------
+
+
+def test_rows_are_stored_and_reported(fake, tmp_path):
+    for what in ("ok", "reject", "abort", "hang", "limit"):
+        (tmp_path / "json").mkdir(exist_ok=True)
+        (tmp_path / "json" / f"{what}.json").write_bytes(b"{}")
+    cases = [
+        {"name": w, "format": "json", "class": f"spec/{w}", "expect": e, "hashes": h, "file": f"json/{w}.json"}
+        for w, e, h in [
+            ("ok", C.ACCEPT, ["0123456789abcdef"]),
+            ("reject", C.REJECT, []),
+            ("abort", C.REJECT, []),
+            ("hang", C.IMPL, []),
+            ("limit", C.REJECT, []),
+        ]
+    ]
+    bench = {"id": "b", "library": "lib", "version": "1.0", "formats": ["json"], "tests": ["tree", "write"]}
+    base = {"id": "base", "library": "x", "version": "1", "formats": ["json"], "tests": ["tree"], "baseline": True}
+    rows = R.plan_rows([fake], {"fake": {"benchmarks": [bench, base]}}, {"json"}, [], [], [])
+    assert [(r.bench["id"], r.test, r.format) for r in rows] == [("b", "tree", "json")]
+    store = Store(tmp_path / "s.db")
+    store.create_robustness_run("rb1", {"command_line": "serbench robustness"}, {"cores": 2}, {"cases": cases})
+    done_rows = []
+    n = R.run_rows(
+        rows,
+        cases,
+        tmp_path,
+        Limits(timeout_s=1.0),
+        lambda r: store.record_robustness("rb1", r),
+        lambda d, t, label: None,
+        lambda row, results, wall: done_rows.append(len(results)),
+    )
+    store.finish_robustness_run("rb1")
+    assert n == 5 and done_rows == [5]
+    results = store.robustness_results("rb1")
+    assert {r["case_name"]: r["outcome"] for r in results} == {
+        "ok": "accepted",
+        "reject": "rejected",
+        "abort": "crashed",
+        "hang": "hung",
+        "limit": "harness",
+    }
+    line = R.summary_line(results)
+    assert "rejects 1 of 2 malformed cases" in line and "1 CRASH, 1 HANG" in line and "1 not judged" in line
+    md = report.render(dict(store.robustness_run("rb1")), results)
+    assert "## Crashes, hangs and memory blow-ups" in md
+    assert "`corpus/robustness/json/abort.json`" in md and "`corpus/robustness/json/hang.json`" in md
+    assert "| fake/b tree (1.0) | json | 5 |" in md
+    from serbench.report import html as html_report
+
+    page = html_report.render_robustness(dict(store.robustness_run("rb1")), results)
+    assert "Crashes, hangs and memory blow-ups" in page and "corpus/robustness/json/abort.json" in page
+    # the benchmark tables are untouched: an older store opens, and `report` still sees no robustness run
+    assert store.runs() == [] and store.robustness_run()["id"] == "rb1"
+
+
+def test_jobs_run_cases_side_by_side_with_the_same_results(fake, tmp_path):
+    (tmp_path / "json").mkdir(exist_ok=True)
+    names = ["ok", "reject", "wrong", "abort"]
+    for w in names:
+        (tmp_path / "json" / f"{w}.json").write_bytes(b"{}")
+    cases = [
+        {"name": w, "format": "json", "class": "spec/x", "expect": C.ACCEPT, "hashes": ["0123456789abcdef"],
+         "file": f"json/{w}.json"}
+        for w in names
+    ]  # fmt: skip
+    bench = {"id": "b", "library": "lib", "version": "1", "formats": ["json"], "tests": ["tree", "incremental"]}
+    rows = R.plan_rows([fake], {"fake": {"benchmarks": [bench]}}, {"json"}, [], [], ["incremental"])
+    assert [r.test for r in rows] == ["incremental"]
+    got = []
+    R.run_rows(rows, cases, tmp_path, Limits(timeout_s=5), got.append, lambda *a: None, lambda *a: None, jobs=2)
+    assert [(r["case_name"], r["outcome"]) for r in got] == [
+        ("ok", "accepted"),
+        ("reject", "rejected"),
+        ("wrong", "other-hash"),
+        ("abort", "crashed"),
+    ]
+
+
+def test_an_old_store_gains_the_robustness_tables(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE runs (id TEXT PRIMARY KEY, started_at REAL NOT NULL, finished_at REAL, status TEXT)")
+    db.close()
+    s = Store(path)
+    assert s.robustness_run() is None
+    s.close()
+
+
+# --- a small real run -----------------------------------------------------------------------------------
+
+
+def test_a_small_real_run_against_the_python_harness(tmp_path, capsys):
+    from serbench.harnesses import BuildOptions, make
+
+    h = make(["python"], ROOT, BuildOptions())[0]
+    if not h.is_built():
+        pytest.skip("the python harness is not built")
+    code = main(
+        [
+            "robustness", "--lang", "python", "--lib", "json", "--format", "json",
+            "--case", "json/number-leading-zero", "--case", "json/number-zero", "--case", "json/token-nan",
+            "--case", "json/utf8-byte-ff", "--case", "json/duplicate-key", "--case", "json/deep-10000",
+            "--db", str(tmp_path / "s.db"), "--out", str(tmp_path / "out"), "--corpus", str(tmp_path / "corpus"),
+        ]
+    )  # fmt: skip
+    assert code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("python/json tree json: ")
+    store = Store(tmp_path / "s.db")
+    run = store.robustness_run()
+    got = {r["case_name"]: (r["outcome"], r["verdict"]) for r in store.robustness_results(run["id"])}
+    assert got["number-leading-zero"] == ("rejected", R.PASS)
+    assert got["number-zero"] == ("accepted", R.PASS)
+    assert got["utf8-byte-ff"] == ("rejected", R.PASS)
+    # Python's json reads NaN, which RFC 8259 does not allow
+    assert got["token-nan"] == ("accepted", R.ACCEPTED_MALFORMED)
+    assert got["duplicate-key"] == ("accepted", R.IMPL_ACCEPTED)  # the last one wins
+    assert got["deep-10000"][0] in ("rejected", "harness")  # RecursionError, or the harness's own walk
+    md = (tmp_path / "out" / run["id"] / "robustness.md").read_text()
+    assert "(RLIMIT_AS) 2048 MiB" in md and "| python/json tree" in md
+    args = json.loads(run["args_json"])
+    assert args["limits"]["stack_bytes"] == 8 * MIB
