@@ -280,3 +280,20 @@ def test_two_commands_never_write_one_corpus_folder_at_once(corpus):
         os.close(held)
     t.join(timeout=120)
     assert done.is_set()
+
+
+def test_run_without_lang_leaves_out_the_harnesses_that_say_why_and_names_them_when_asked(capsys):
+    import argparse
+
+    from serbench.cli import _usable_harnesses
+    from serbench.harnesses import BuildOptions, harness_classes
+
+    left_out = {n for n, c in harness_classes().items() if c.not_in_default_run}
+    assert "java" in left_out  # JVM warm-up does not fit quick mode's budget (harnesses/java.py)
+    got = {h.name for h in _usable_harnesses(argparse.Namespace(lang=[]), BuildOptions(), for_run=True)}
+    assert not got & left_out
+    assert "run it with --lang java" in capsys.readouterr().err
+    # other commands (build, robustness) and a run that names it take it
+    assert "java" in {h.name for h in _usable_harnesses(argparse.Namespace(lang=[]), BuildOptions())}
+    named = _usable_harnesses(argparse.Namespace(lang=["java"]), BuildOptions(), for_run=True)
+    assert [h.name for h in named] == ["java"]

@@ -79,10 +79,13 @@ def _datasets(args, manifest: dict, user: list[corpus.UserFile]) -> list[str]:
     return [f"size-{n}" for n in range(1, 6)] + typed
 
 
-def _usable_harnesses(args, options: BuildOptions) -> list:
+def _usable_harnesses(args, options: BuildOptions, *, for_run: bool = False) -> list:
     hs = make(args.lang or None, ROOT, options)
     usable = []
     for h in hs:
+        if for_run and not args.lang and h.not_in_default_run:
+            say(f"{h.name} is not in the default run ({h.not_in_default_run}); run it with --lang {h.name}")
+            continue
         missing = h.missing_toolchain()
         if missing and args.lang:
             raise UserError(missing[0], EXIT_TOOLCHAIN)
@@ -138,7 +141,7 @@ def _run(args, db: Store) -> int:
         verbose=args.verbose,
         code_size=args.code_size or mode.name == "full",
     )
-    hs = _usable_harnesses(args, options)
+    hs = _usable_harnesses(args, options, for_run=True)
     corpus_dir = Path(args.corpus)
     manifest, user = _corpus(corpus_dir, args.seed, args.data)  # before the build: a bad --data file fails fast
     if run_id is not None:
@@ -728,8 +731,11 @@ def parser() -> argparse.ArgumentParser:
     def command(name: str, **kw) -> argparse.ArgumentParser:
         return sub.add_parser(name, parents=[common], **kw)
 
+    left_out = sorted(n for n, c in harness_classes().items() if c.not_in_default_run)
+
     def filters(s, with_data=True):
-        s.add_argument("--lang", action="append", default=[], help="harness language (repeatable; default: all)")
+        default = "all" + (f" but {', '.join(left_out)}, which `run` takes only when named" if left_out else "")
+        s.add_argument("--lang", action="append", default=[], help=f"harness language (repeatable; default: {default})")
         s.add_argument("--lib", action="append", default=[], help="library or benchmark id (repeatable)")
         s.add_argument(
             "--format",

@@ -13,6 +13,7 @@ REGISTRY = [
     ("native", "NativeHarness"),
     ("rust", "RustHarness"),
     ("go", "GoHarness"),
+    ("java", "JavaHarness"),
 ]
 
 

@@ -49,6 +49,9 @@ class Harness:
     #: None when `run --measure instructions` can count this harness's instructions under valgrind
     #: (a compiled harness); otherwise why it cannot, stored as the reason of its unsupported cells
     instructions_unsupported: str | None = "the harness does not declare that valgrind can count it"
+    #: None when `run` without --lang includes this harness; otherwise why the default run leaves it
+    #: out (quick mode's time promise), printed so the user knows to name it with --lang
+    not_in_default_run: str | None = None
 
     def __init__(self, root: Path, options: BuildOptions | None = None):
         self.root = root

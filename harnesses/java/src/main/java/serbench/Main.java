@@ -1,0 +1,238 @@
+package serbench;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import serbench.Cell.Fail;
+
+/** serbench Java harness: list, run, verify, selftest (spec/protocol.md, protocol 1). */
+public final class Main {
+    private Main() {}
+
+    static final int EXIT_OK = 0, EXIT_USAGE = 2, EXIT_REJECTED = 3, EXIT_MISMATCH = 4, EXIT_UNSUPPORTED = 5, EXIT_INPUT = 6;
+    static final List<String> PROTOCOL_TESTS = List.of("write", "tree", "incremental", "typed-encode", "typed-decode", "typed-access");
+
+    public static void main(String[] argv) {
+        int code;
+        try {
+            code = dispatch(argv);
+        } catch (Usage u) {
+            code = usage(u.getMessage());
+        }
+        System.out.flush();
+        System.exit(code);
+    }
+
+    static int dispatch(String[] argv) throws Usage {
+        List<Bench> benches = Adapters.all();
+        String cmd = argv.length > 0 ? argv[0] : "";
+        String[] rest = argv.length > 0 ? java.util.Arrays.copyOfRange(argv, 1, argv.length) : argv;
+        return switch (cmd) {
+            case "list" -> list(benches);
+            case "run" -> run(benches, Args.parse(rest, List.of("bench", "test", "format", "file", "expect-hash", "results",
+                    "budget-ms", "min-samples", "seed", "output-file", "iterations"), List.of("alloc", "no-check", "latency")));
+            case "verify" -> verify(benches, Args.parse(rest, List.of("bench", "test", "format", "file"), List.of()));
+            case "selftest" -> Selftest.run(benches, Args.parse(rest, List.of("vectors"), List.of()));
+            case "--help", "-h" -> {
+                usage("help");
+                yield EXIT_OK;
+            }
+            default -> usage("expected a command: list, run, verify or selftest");
+        };
+    }
+
+    static int usage(String msg) {
+        System.err.println("serbench-java: " + msg);
+        System.err.println("usage: serbench-java list | run --bench ID --test T --format F --file P --expect-hash H --results P"
+                + " [--budget-ms N] [--min-samples N] [--alloc] [--latency] [--no-check] [--output-file P] [--seed N] [--iterations N]"
+                + " | verify --bench ID --test T --format F --file P | selftest --vectors DIR");
+        return EXIT_USAGE;
+    }
+
+    /** A wrong command line (exit 2). */
+    static final class Usage extends Exception {
+        Usage(String msg) {
+            super(msg);
+        }
+    }
+
+    // --- facts about this JVM, recorded with every run ---------------------------------------
+
+    static String runtime() {
+        var rt = ManagementFactory.getRuntimeMXBean();
+        List<String> gcs = new ArrayList<>();
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) gcs.add(gc.getName());
+        return rt.getVmName() + " " + System.getProperty("java.vm.version") + " (" + System.getProperty("java.vendor")
+                + "), GC " + String.join(" + ", gcs) + ", max heap " + (Runtime.getRuntime().maxMemory() >> 20) + " MiB, flags "
+                + (rt.getInputArguments().isEmpty() ? "(none)" : String.join(" ", rt.getInputArguments()));
+    }
+
+    static String version(String library) {
+        return Versions.of(library);
+    }
+
+    // --- list ----------------------------------------------------------------------------------
+
+    static int list(List<Bench> benches) {
+        List<Object> rows = new ArrayList<>();
+        for (Bench b : benches) {
+            Map<String, Object> baselineFor = new TreeMap<>();
+            Map<String, Object> measures = new TreeMap<>();
+            for (String t : b.tests()) {
+                if (!b.isBaseline()) baselineFor.put(t, Bench.baselineOf(t));
+                measures.put(t, Cell.measures(b, t));
+            }
+            rows.add(JsonOut.obj("id", b.id, "library", b.library, "version", version(b.library), "formats", b.formats,
+                    "tests", b.tests(), "baseline_for", baselineFor, "notes", b.notes, "baseline", b.isBaseline(),
+                    "measures", measures));
+        }
+        System.out.println(JsonOut.write(JsonOut.obj("protocol", 1, "harness", "java", "runtime", runtime(), "benchmarks", rows)));
+        return EXIT_OK;
+    }
+
+    // --- run -----------------------------------------------------------------------------------
+
+    static final class Results {
+        final FileOutputStream out;
+
+        Results(String path) throws IOException {
+            out = new FileOutputStream(path, true);
+        }
+
+        void row(String kind, Object... kv) {
+            Map<String, Object> m = JsonOut.obj("kind", kind);
+            m.putAll(JsonOut.obj(kv));
+            try {
+                out.write((JsonOut.write(m) + "\n").getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            } catch (IOException e) {
+                System.err.println("cannot write the results file: " + e.getMessage());
+                System.exit(1);
+            }
+        }
+    }
+
+    static int run(List<Bench> benches, Args a) throws Usage {
+        Cell cell = Cell.lookup(benches, a);
+        if (cell == null) return EXIT_UNSUPPORTED;
+        String expect = a.get("expect-hash").toLowerCase();
+        String resultsPath = a.get("results");
+        long budgetMs = a.num("budget-ms", 300);
+        int minSamples = (int) a.num("min-samples", 5);
+        a.num("seed", 0);
+        long iterations = a.num("iterations", 0);
+        if (a.has("iterations") && iterations < 1) throw new Usage("--iterations must be at least 1");
+        byte[] data = readFile(a.get("file"));
+        Results out;
+        try {
+            out = new Results(resultsPath);
+        } catch (IOException e) {
+            throw new Usage("cannot open " + resultsPath + ": " + e.getMessage());
+        }
+        if (a.flag("latency")) {
+            System.err.println(cell.bench.id + ": --latency applies to typed tests, which this harness does not have yet");
+            return EXIT_UNSUPPORTED;
+        }
+        try {
+            cell.prepare(data);
+        } catch (Fail f) {
+            out.row("error", "reason", f.getMessage());
+            return f.code;
+        }
+        String outputFile = a.has("output-file") && cell.test.equals("write") ? a.get("output-file") : null;
+        if (!a.flag("no-check") || outputFile != null) {
+            Cell.Checked c;
+            try {
+                c = cell.check(data);
+            } catch (Fail f) {
+                out.row("error", "reason", f.getMessage());
+                return f.code;
+            }
+            if (outputFile != null && c.output() != null) {
+                try {
+                    Files.write(Path.of(outputFile), c.output());
+                } catch (IOException e) {
+                    throw new Usage("cannot write " + outputFile + ": " + e.getMessage());
+                }
+            }
+            if (!a.flag("no-check")) {
+                String got = Hash.hex(c.hash());
+                boolean ok = got.equals(expect);
+                Map<String, Object> row = JsonOut.obj("ok", ok, "hash", got, "expected", expect);
+                if (cell.test.equals("write")) row.put("output_bytes", c.output() == null ? null : c.output().length);
+                if (!ok) row.put("reason", "hash " + got + " != expected " + expect);
+                out.row("check", flatten(row));
+                if (!ok) return EXIT_MISMATCH;
+            }
+        }
+        out.row("info", "measures", Cell.measures(cell.bench, cell.test), "runtime", runtime());
+        Measure.Op op = cell.timedOp(data);
+        try {
+            if (a.flag("alloc")) {
+                Double bytes = Measure.allocBytesPerOp(op);
+                out.row("alloc", "allocs_per_op", null, "alloc_bytes_per_op", bytes, "method",
+                        "jvm-thread-allocated-bytes: com.sun.management.ThreadMXBean#getThreadAllocatedBytes, mean of "
+                                + Measure.ALLOC_OPS + " ops after 5 untimed; bytes only, the JVM has no cheap count of allocations;"
+                                + " decode rows include the 1 input copy per op");
+                return EXIT_OK;
+            }
+            if (iterations > 0) {
+                Measure.fixed(op, iterations);
+                out.row("sample", "iterations", iterations, "wall_ns", 0, "cpu_ns", null);
+                return EXIT_OK;
+            }
+            Measure.Result r = Measure.sample(op, budgetMs * 1_000_000, minSamples);
+            out.row("info", "batch", r.batch(), "calibration_ns", r.calibrationNs(), "warmup_ns", r.warmupNs(),
+                    "warmup_batches", r.warmupBatches(), "warmup_settled", r.settled(),
+                    "warmup_rule", "windows of >= 20 ms until 10 in a row (200 ms) in which the JIT neither finished a compilation (CompilationMXBean) nor used CPU (compiler threads in /proc/self/task), the last < 2% faster than the one before; cap clamp(100 x budget, 5 s, 20 s)", "jit_compile_ms", Measure.jitMs());
+            for (Measure.Sample s : r.samples()) out.row("sample", "iterations", s.iterations(), "wall_ns", s.wallNs(), "cpu_ns", s.cpuNs());
+            return EXIT_OK;
+        } catch (Exception | StackOverflowError | OutOfMemoryError e) {
+            out.row("error", "reason", Cell.describe(e));
+            return EXIT_REJECTED;
+        }
+    }
+
+    private static Object[] flatten(Map<String, Object> m) {
+        List<Object> kv = new ArrayList<>();
+        m.forEach((k, v) -> {
+            kv.add(k);
+            kv.add(v);
+        });
+        return kv.toArray();
+    }
+
+    static byte[] readFile(String path) throws Usage {
+        try {
+            return Files.readAllBytes(Path.of(path));
+        } catch (IOException | RuntimeException e) {
+            throw new Usage("cannot read " + path + ": " + e.getMessage());
+        }
+    }
+
+    // --- verify --------------------------------------------------------------------------------
+
+    static int verify(List<Bench> benches, Args a) throws Usage {
+        Cell cell = Cell.lookup(benches, a);
+        if (cell == null) return EXIT_UNSUPPORTED;
+        byte[] data = readFile(a.get("file"));
+        try {
+            cell.prepare(data);
+            long h = cell.check(data).hash();
+            System.out.println(JsonOut.write(JsonOut.obj("hash", Hash.hex(h))));
+            return EXIT_OK;
+        } catch (Fail f) {
+            System.out.println(JsonOut.write(JsonOut.obj("error", f.getMessage())));
+            return f.code;
+        }
+    }
+}
