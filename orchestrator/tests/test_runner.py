@@ -183,3 +183,17 @@ def test_a_row_of_its_own_format_reads_the_file_it_names_and_its_baseline_is_sto
     assert plan(["binc"]) == want
     with pytest.raises(runner.PlanError):  # --format msgpack selects the MessagePack rows only
         plan(["msgpack"])
+
+
+def test_wait_exit_gives_the_exit_code_or_none_after_the_timeout():
+    import subprocess
+
+    done = subprocess.Popen(["sh", "-c", "exit 7"])
+    assert runner.wait_exit(done, 10) == 7
+    slow = subprocess.Popen(["sleep", "5"])
+    try:
+        assert runner.wait_exit(slow, 0.2) is None
+        assert slow.poll() is None  # still running: the caller decides to kill it
+    finally:
+        slow.kill()
+        slow.wait()

@@ -28,7 +28,7 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 
-from ..runner import _die_with_parent
+from ..runner import _die_with_parent, exited_within
 
 MIB = 1 << 20
 #: what is kept of a process's stdout (a hash line) and stderr (the reason of a crash)
@@ -103,6 +103,8 @@ def run_limited(argv: list[str], env: dict | None, limits: Limits) -> Exit:
         rss: int | None = None
         try:
             deadline, pause = t0 + limits.timeout_s, 0.001
+            # woken the moment it exits (runner.exited_within); the loop below then reaps it at once
+            exited_within(proc.pid, limits.timeout_s)
             while True:
                 # wait4 gives the child's own rusage (peak RSS); polled, since it has no timeout
                 pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
