@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"sync"
+
+	"serbench/harnesses/go/internal/hash"
 )
 
 // DecodeFn decodes the bytes (the caller passes a fresh copy, which the library may keep or
@@ -18,6 +20,29 @@ type DecodeFn func(format string, data []byte) (uint64, error)
 
 // Encoder is a write row's operation: it encodes the object it was made for.
 type Encoder func() ([]byte, error)
+
+// UnmarshalTree is the tree row of a library whose natural API is Unmarshal(data, &v): decode into
+// an `any` and walk it with the hash.
+func UnmarshalTree(unmarshal func([]byte, any) error) DecodeFn {
+	return func(_ string, data []byte) (uint64, error) {
+		var v any
+		if err := unmarshal(data, &v); err != nil {
+			return 0, err
+		}
+		return hash.Any(v)
+	}
+}
+
+// MarshalWrite is the write row of a JSON library with Marshal and MarshalIndent: compact for
+// json, indented by two spaces for json-pretty (the corpus's pretty form).
+func MarshalWrite(marshal func(any) ([]byte, error), indent func(any, string, string) ([]byte, error)) WriteFn {
+	return func(format string, v any) (Encoder, error) {
+		if format == "json-pretty" {
+			return func() ([]byte, error) { return indent(v, "", "  ") }, nil
+		}
+		return func() ([]byte, error) { return marshal(v) }, nil
+	}
+}
 
 // WriteFn makes a write row's Encoder from the harness's object (refdec's tree), outside the
 // timed loop. The timed loop then starts from that object, as an application starts from its own

@@ -45,20 +45,10 @@ func stdJSONTree(_ string, data []byte) (uint64, error) {
 	return hash.Any(v)
 }
 
-func stdJSONFloatTree(_ string, data []byte) (uint64, error) {
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		return 0, err
-	}
-	return hash.Any(v)
-}
+// stdJSONFloatTree: json.Unmarshal's default float64 numbers (the row that shows what they lose).
+var stdJSONFloatTree = UnmarshalTree(json.Unmarshal)
 
-func stdJSONWrite(format string, v any) (Encoder, error) {
-	if format == "json-pretty" {
-		return func() ([]byte, error) { return json.MarshalIndent(v, "", "  ") }, nil
-	}
-	return func() ([]byte, error) { return json.Marshal(v) }, nil
-}
+var stdJSONWrite = MarshalWrite(json.Marshal, json.MarshalIndent)
 
 func stdJSONTokens(_ string, data []byte) (uint64, error) {
 	d := json.NewDecoder(bytes.NewReader(data))

@@ -6,8 +6,6 @@ import (
 	"reflect"
 
 	"github.com/fxamacker/cbor/v2"
-
-	"serbench/harnesses/go/internal/hash"
 )
 
 // github.com/fxamacker/cbor/v2.
@@ -27,13 +25,7 @@ func init() {
 	Register(Bench{ID: "fxamacker-cbor", Library: "fxamacker/cbor", Module: "github.com/fxamacker/cbor/v2",
 		Formats: CBOR,
 		Notes:   "reflection; tree: DecMode.Unmarshal into any with DefaultMapType map[string]any and MaxNestedLevels 1024 (default 32); write: default EncMode (float64 stays 64-bit) of the map[string]any tree",
-		Tree: func(_ string, data []byte) (uint64, error) {
-			var v any
-			if err := dm.Unmarshal(data, &v); err != nil {
-				return 0, err
-			}
-			return hash.Any(v)
-		},
+		Tree:    UnmarshalTree(dm.Unmarshal),
 		Write: func(_ string, v any) (Encoder, error) {
 			return func() ([]byte, error) { return em.Marshal(v) }, nil
 		},

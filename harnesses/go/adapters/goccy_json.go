@@ -27,11 +27,6 @@ func init() {
 			}
 			return hash.Any(v)
 		},
-		Write: func(format string, v any) (Encoder, error) {
-			if format == "json-pretty" {
-				return func() ([]byte, error) { return gojson.MarshalIndent(v, "", "  ") }, nil
-			}
-			return func() ([]byte, error) { return gojson.Marshal(v) }, nil
-		},
+		Write: MarshalWrite(gojson.Marshal, gojson.MarshalIndent),
 	})
 }

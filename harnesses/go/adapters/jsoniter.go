@@ -33,19 +33,8 @@ func init() {
 	})
 	Register(Bench{ID: "jsoniter", Library: "json-iterator", Module: "github.com/json-iterator/go", Formats: JSON,
 		Notes: "reflection; frozen Config{UseNumber: true}; tree: Unmarshal into any (json.Number); write: Marshal / MarshalIndent (json-pretty) of the map[string]any tree",
-		Tree: func(_ string, data []byte) (uint64, error) {
-			var v any
-			if err := api.Unmarshal(data, &v); err != nil {
-				return 0, err
-			}
-			return hash.Any(v)
-		},
-		Write: func(format string, v any) (Encoder, error) {
-			if format == "json-pretty" {
-				return func() ([]byte, error) { return api.MarshalIndent(v, "", "  ") }, nil
-			}
-			return func() ([]byte, error) { return api.Marshal(v) }, nil
-		},
+		Tree:  UnmarshalTree(api.Unmarshal),
+		Write: MarshalWrite(api.Marshal, api.MarshalIndent),
 	})
 }
 

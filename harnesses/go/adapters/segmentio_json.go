@@ -25,11 +25,6 @@ func init() {
 			}
 			return hash.Any(v)
 		},
-		Write: func(format string, v any) (Encoder, error) {
-			if format == "json-pretty" {
-				return func() ([]byte, error) { return segjson.MarshalIndent(v, "", "  ") }, nil
-			}
-			return func() ([]byte, error) { return segjson.Marshal(v) }, nil
-		},
+		Write: MarshalWrite(segjson.Marshal, segjson.MarshalIndent),
 	})
 }

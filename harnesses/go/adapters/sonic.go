@@ -4,8 +4,6 @@ package adapters
 
 import (
 	"github.com/bytedance/sonic"
-
-	"serbench/harnesses/go/internal/hash"
 )
 
 // github.com/bytedance/sonic: JIT and SIMD on amd64 (and arm64); two configs as two rows.
@@ -16,19 +14,8 @@ func init() {
 		ValidateString: true, UseNumber: true}.Froze()
 	row := func(id, notes string, api sonic.API) Bench {
 		return Bench{ID: id, Library: "sonic", Module: "github.com/bytedance/sonic", Formats: JSON, Notes: notes,
-			Tree: func(_ string, data []byte) (uint64, error) {
-				var v any
-				if err := api.Unmarshal(data, &v); err != nil {
-					return 0, err
-				}
-				return hash.Any(v)
-			},
-			Write: func(format string, v any) (Encoder, error) {
-				if format == "json-pretty" {
-					return func() ([]byte, error) { return api.MarshalIndent(v, "", "  ") }, nil
-				}
-				return func() ([]byte, error) { return api.Marshal(v) }, nil
-			},
+			Tree:  UnmarshalTree(api.Unmarshal),
+			Write: MarshalWrite(api.Marshal, api.MarshalIndent),
 		}
 	}
 	Register(

@@ -22,13 +22,7 @@ func init() {
 	Register(Bench{ID: "vmihailenco-msgpack", Library: "vmihailenco/msgpack", Module: "github.com/vmihailenco/msgpack/v5",
 		Formats: Msgpack,
 		Notes:   "reflection; tree: msgpack.Unmarshal into any (maps as map[string]any, integers in the width they were written); write: msgpack.Marshal of the map[string]any tree",
-		Tree: func(_ string, data []byte) (uint64, error) {
-			var v any
-			if err := msgpack.Unmarshal(data, &v); err != nil {
-				return 0, err
-			}
-			return hash.Any(v)
-		},
+		Tree:    UnmarshalTree(msgpack.Unmarshal),
 		Write: func(_ string, v any) (Encoder, error) {
 			return func() ([]byte, error) { return msgpack.Marshal(v) }, nil
 		},
