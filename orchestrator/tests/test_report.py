@@ -69,6 +69,7 @@ def _cell(
     reason=None,
     allocs=None,
     library=None,
+    alloc_bytes=None,
 ):
     cid = store.add_cell(
         run_id,
@@ -98,7 +99,11 @@ def _cell(
             reason,
             0.1,
             samples if status == "ok" else [],
-            alloc={"allocs_per_op": allocs, "alloc_bytes_per_op": 100, "method": "test"} if allocs else None,
+            alloc=(
+                {"allocs_per_op": allocs, "alloc_bytes_per_op": alloc_bytes or 100, "method": "test"}
+                if allocs or alloc_bytes
+                else None
+            ),
         )
     return cid
 
@@ -156,6 +161,17 @@ def test_net_time_is_gross_minus_the_baseline_median(tmp_path):
         x["median_ns"] for x in store.cells("run-a") if x["bench"] == "copy-input" and x["format"] == "json"
     )
     assert c["net_ci_low_ns"] <= c["net_ns"] <= c["net_ci_high_ns"]
+
+
+def test_a_runtime_that_counts_only_bytes_shows_its_bytes_in_the_allocs_column(tmp_path):
+    # The JVM's per-thread counter gives bytes, not allocations: the column shows "2.5 KB", not a dash.
+    store = Store(tmp_path / "s.db")
+    make_run(store, "run-a")
+    _cell(store, "run-a", "jvmjson", "tree", "json", 800, baseline="copy-input", alloc_bytes=2500)
+    runner.finalize(store, "run-a", 200, 1)
+    text = markdown.render(store.run("run-a"), store.cells("run-a"))
+    row = next(line for line in text.splitlines() if line.startswith("| jvmjson"))
+    assert row.rstrip(" |").endswith("2.5 KB")
 
 
 def test_json_and_csv_exports_carry_every_cell(tmp_path):

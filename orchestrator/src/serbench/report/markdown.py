@@ -129,6 +129,14 @@ def _user_data(manifest: dict, used: set[str]) -> list[str]:
     return out
 
 
+def _allocs(c) -> str:
+    """Allocations per op; a runtime that counts only bytes (the JVM's per-thread allocated-bytes
+    counter, protocol.md `alloc` row) shows its bytes instead of a dash."""
+    if c["allocs_per_op"] is None and c["alloc_bytes_per_op"] is not None:
+        return fmt_bytes(c["alloc_bytes_per_op"])
+    return fmt_count(c["allocs_per_op"])
+
+
 def _row(c, show_lang: bool, show_code: bool) -> list[str]:
     ratio = f"{c['median_ns'] / c['baseline_ns']:.2f}×" if c["baseline_ns"] else "–"
     row = [
@@ -140,7 +148,7 @@ def _row(c, show_lang: bool, show_code: bool) -> list[str]:
         fmt_ns(c["median_ns"]),
         fmt_ns(c["baseline_ns"]),
         ratio,
-        fmt_count(c["allocs_per_op"]),
+        _allocs(c),
     ]
     if show_code:
         row.append(fmt_bytes(c["code_size_bytes"]))
@@ -213,9 +221,11 @@ def _typed_section(entry: dict, cells: list, show_lang: bool, show_code: bool) -
     if lat:
         out += ["", "One record at a time (latency percentiles from a log-bucketed histogram, < 1.6% error):", ""]
         out += _table(
-            ["Benchmark", "Format", "Test", "p50", "p99", "p99.9", "p99.99", "worst", "ops"],
+            (["Lang"] if show_lang else [])
+            + ["Benchmark", "Format", "Test", "p50", "p99", "p99.9", "p99.99", "worst", "ops"],
             [
-                [
+                ([c["harness"]] if show_lang else [])
+                + [
                     c["bench"],
                     c["format"],
                     c["test"],
@@ -276,7 +286,7 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
         "Gross",
         "Baseline",
         "Gross/base",
-        "Allocs/op",
+        "Allocs/op (or bytes)",
     ] + (["Code size"] if show_code else [])
     row_of, key = _row, time_of
     if counting:
