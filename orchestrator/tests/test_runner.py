@@ -31,6 +31,11 @@ FAKE = textwrap.dedent(
         time.sleep(60)
     with open(opt["results"], "a") as f:
         row = lambda **r: f.write(json.dumps(r) + "\\n")
+        if bench == "lossywriter":
+            # writes the big uint of the document as a double, as a float-only JSON writer does
+            open(opt["output-file"], "wb").write(b'{"a":[1,1.8446744073709552e+19]}')
+            row(kind="check", ok=False, hash="1" * 16, expected=opt["expect-hash"], reason="hash differs")
+            sys.exit(4)
         if bench == "wrong":
             row(kind="check", ok=False, hash="1" * 16, expected=opt["expect-hash"], reason="hash differs")
             sys.exit(4)
@@ -197,3 +202,23 @@ def test_wait_exit_gives_the_exit_code_or_none_after_the_timeout():
     finally:
         slow.kill()
         slow.wait()
+
+
+def test_an_incorrect_writer_says_where_its_output_differs_from_the_document(tmp_path):
+    script = tmp_path / "fake.py"
+    script.write_text(FAKE)
+    (tmp_path / "d.json").write_text('{"a":[1,18446744073709551615]}')
+    h = FakeHarness(tmp_path, script)
+    dataset = {"dataset": "d", "hash": "0" * 16, "files": {"json": {"file": "d.json"}}}
+    bench = {**_bench("lossywriter"), "tests": ["write"]}
+    cell = runner.Cell(h, bench, "write", dataset, "json", tmp_path, None)
+    store = Store(tmp_path / "s.db")
+    store.create_run("r", "test", {}, {}, {"datasets": [dataset]})
+    mode = runner.Mode("test", rounds=1, budget_ms=1, min_samples=1, timeout_s=5, n_boot=50)
+    runner.run_cells(store, "r", [cell], mode, seed=1, progress=lambda *a: None)
+    c = store.cells("r")[0]
+    assert c["status"] == "incorrect"
+    assert c["reason"] == (
+        "hash differs; first difference at $.a[1]: expected uint 18446744073709551615, got float 1.8446744073709552e+19"
+    )
+    assert c["output_bytes"] is None  # a write row's bytes are only read for the diff, not stored as a size

@@ -21,7 +21,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import envinfo, pinning, stats
+from . import diff, envinfo, pinning, stats
+from .corpus.formats import DECODERS
 from .harnesses import Harness, HarnessError
 from .store import Store
 
@@ -294,8 +295,9 @@ def execute(cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int, cpu: in
         argv = cell.harness.command() + ["run"] + [a for k, v in opts.items() for a in (f"--{k}", str(v))]
         argv += {ALLOC_ROUND: ["--alloc"], LATENCY_ROUND: ["--latency"]}.get(rnd, [])
         argv += [] if check else ["--no-check"]
-        # The encoded bytes of typed encoders are kept for their gzip and zstd sizes (spec/typed.md).
-        keep_output = check and cell.test == "typed-encode" and not cell.bench.get("baseline")
+        # The encoded bytes of typed encoders are kept for their gzip and zstd sizes (spec/typed.md);
+        # a writer's, to say where its output differs from the document when the check fails.
+        keep_output = check and cell.test in ("typed-encode", "write") and not cell.bench.get("baseline")
         argv += ["--output-file", str(output)] if keep_output else []
         t0 = time.monotonic()
         code, stderr = run_process(argv, cell.harness.env(), mode.timeout_s, cpu)
@@ -303,7 +305,23 @@ def execute(cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int, cpu: in
             "ok", None, _read_rows(results), time.monotonic() - t0, output.read_bytes() if output.exists() else None
         )
     out.status, out.reason = _judge(out, code, stderr, rnd, mode)
+    if out.status == "incorrect" and cell.test == "write" and out.output is not None:
+        out.reason = f"{out.reason}; {explain_write(cell, out.output)}"
+    if cell.test != "typed-encode":
+        out.output = None  # only typed-encode sizes are stored (a write row's size is its corpus file's)
     return out
+
+
+def explain_write(cell: Cell, output: bytes) -> str:
+    """Where a write row's output differs from the document it was given (diff.py)."""
+    decode_out, decode_in = DECODERS.get(cell.format), DECODERS.get(cell.source_format)
+    if decode_out is None or decode_in is None:
+        return f"(no diff: serbench has no reference decoder for {cell.format})"
+    try:
+        expected = decode_in(cell.file.read_bytes())
+    except Exception as e:  # the corpus file: not the library's fault
+        return f"(no diff: the corpus file {cell.file} does not decode: {e})"
+    return diff.explain_output(decode_out, expected, output)
 
 
 def run_process(argv: list[str], env: dict | None, timeout_s: float, cpu: int | None = None) -> tuple[int | None, str]:

@@ -1,0 +1,59 @@
+"""diff.first_difference: the first path where two data-model documents differ, with both values."""
+
+from __future__ import annotations
+
+from serbench.corpus.formats import decode_json
+from serbench.diff import explain_output, first_difference
+
+
+def test_equal_documents_have_no_difference_whatever_their_map_order():
+    assert first_difference({"a": 1, "b": [1.5, "x", None]}, {"b": [1.5, "x", None], "a": 1}) is None
+
+
+def test_a_double_that_lost_its_last_bit_is_named_with_both_values():
+    got = first_difference({"k": [0, 0.1]}, {"k": [0, 0.10000000000000002]})
+    assert got == "at $.k[1]: expected float 0.1, got float 0.10000000000000002"
+
+
+def test_int_and_float_and_bool_are_different_types_but_int_and_uint_are_one():
+    assert first_difference({"n": 1}, {"n": 1.0}) == "at $.n: expected int 1, got float 1.0"
+    assert first_difference([True], [1]) == "at $[0]: expected bool true, got int 1"
+    assert first_difference([-0.0], [0.0]) == "at $[0]: expected float -0.0, got float 0.0"
+    assert first_difference([2**63], [2**63]) is None
+
+
+def test_missing_and_extra_keys_and_array_lengths_are_reported_at_their_container():
+    assert first_difference({"a": {"x": 1, "y": 2}}, {"a": {"x": 1}}) == 'at $.a: the key "y" is missing'
+    assert first_difference({"a": {}}, {"a": {"z": 1}}) == 'at $.a: an extra key "z"'
+    assert first_difference({"a": [1, 2]}, {"a": [1]}) == "at $.a: expected an array of 2 values, got 1"
+
+
+def test_keys_that_are_not_identifiers_are_quoted_and_long_strings_are_cut():
+    long = "é" * 100
+    got = first_difference({"a b": [long]}, {"a b": [long[:-1]]})
+    assert got.startswith('at $["a b"][0]: expected string (100 chars) "\\u00e9')
+    assert "…, got string (99 chars)" in got
+
+
+def test_the_first_difference_is_the_first_in_document_order():
+    e = {"a": [1, 2], "b": 3}
+    assert first_difference(e, {"a": [1, 5], "b": 4}) == "at $.a[1]: expected int 2, got int 5"
+
+
+def test_a_document_deeper_than_the_recursion_limit_is_compared_without_recursion():
+    deep_e, deep_g = [], []
+    e, g = deep_e, deep_g
+    for _ in range(100_000):
+        e.append([])
+        g.append([])
+        e, g = e[0], g[0]
+    e.append("x")
+    g.append("y")
+    assert first_difference(deep_e, deep_g).endswith('expected string (1 chars) "x", got string (1 chars) "y"')
+
+
+def test_an_output_the_reference_decoder_refuses_is_said_so():
+    assert explain_output(decode_json, {"a": 1}, b'{"a":').startswith(
+        "the output does not decode with serbench's reference decoder"
+    )
+    assert explain_output(decode_json, {"a": 1}, b'{"a":2}') == "first difference at $.a: expected int 1, got int 2"
