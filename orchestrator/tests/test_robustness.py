@@ -74,8 +74,14 @@ def test_manifest_covers_each_format_and_class(all_cases):
         ("cbor", "spec/appendix-a"),
         ("bson", "spec/length"),
         ("ubjson", "mutation/truncation"),
+        ("ubjson", "mutation/huge-length"),
     ]:
         assert need in by, need
+    for fmt in C.FORMATS:  # very long strings and keys, in every format
+        long = [c for c in all_cases if c.format == fmt and c.cls == "mutation/long-string"]
+        assert len(long) == 2 and all(len(c.data) > C.LONG_KEY for c in long), fmt
+        for c in long:
+            assert C.reference_hash(fmt, c.data) == c.hashes[0], (fmt, c.name)
     assert sum(1 for c in all_cases if c.cls == "mutation/truncation" and c.format == "json") == C.TRUNCATIONS
     assert sum(1 for c in all_cases if c.cls == "mutation/bitflip" and c.format == "json") == C.BITFLIPS
     deep = {c.name for c in all_cases if c.format == "json" and c.cls == "mutation/deep-nesting"}

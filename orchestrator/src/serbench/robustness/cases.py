@@ -43,6 +43,10 @@ BITFLIPS = 20
 #: or two (JSON), so the case corpus stays a few MB
 DEPTHS = (100, 10_000, 1_000_000)
 WIDE = 1_000_000  # elements of the "many empty arrays" case
+#: lengths (UTF-8 bytes) of the long-string and long-key cases: past 65,535, so every format needs its
+#: 32-bit length form, and past the small fixed buffers a decoder might keep for keys
+LONG_STRING = 300_000
+LONG_KEY = 70_000
 #: formats whose mutations and spec cases are generated (UBJSON: mutations only, no spec cases yet)
 FORMATS = ("json", "msgpack", "cbor", "bson", "ubjson")
 
@@ -703,6 +707,41 @@ def _huge_root(fmt: str, data: bytes) -> bytes | None:
     return None
 
 
+def _long_text(n: int) -> str:
+    """n bytes of UTF-8 mixing 1-, 2-, 3- and 4-byte characters and escapes ("a é € 😀 \\n\"")."""
+    unit = 'abc é€😀\n"\\ '
+    text = unit * (n // len(unit.encode()) + 1)
+    while len(text.encode()) > n:
+        text = text[:-1]
+    return text + "x" * (n - len(text.encode()))
+
+
+def _huge_inner(fmt: str) -> list[tuple[str, str, bytes]]:
+    """(name, description, bytes): {"a": X} where X's length or count field is huge and its data short.
+    MessagePack, CBOR and BSON have these among their spec cases (huge-str32-max, huge-text-2e64, ...)."""
+    if fmt == "ubjson":
+        return [
+            ("huge-string-length", "a string claiming 2^31-1 bytes (int32 length), holding 3",
+             b"{#U\x01U\x01aSl\x7f\xff\xff\xffabc"),
+            ("huge-array-count", "a sized array claiming 2^63-1 items (int64 count), holding 1",
+             b"{#U\x01U\x01a[#L\x7f\xff\xff\xff\xff\xff\xff\xffZ"),
+        ]  # fmt: skip
+    return []
+
+
+def long_cases(fmt: str) -> list[Case]:
+    """Very long strings and keys (accept), and huge length or count fields inside the document (reject)."""
+    out = []
+    for name, doc, what in (
+        (f"long-string-{LONG_STRING}", {"a": _long_text(LONG_STRING)}, f"a string of {LONG_STRING:,} bytes of UTF-8"),
+        (f"long-key-{LONG_KEY}", {_long_text(LONG_KEY): 1}, f"a map key of {LONG_KEY:,} bytes of UTF-8"),
+    ):
+        out.append(Case(name, fmt, "mutation/long-string", what, ACCEPT, F.FORMATS[fmt].encode(doc), (hash_of(doc),)))
+    for name, what, data in _huge_inner(fmt):
+        out.append(Case(name, fmt, "mutation/huge-length", f'{{"a": X}}, X {what}', REJECT, data))
+    return out
+
+
 #: what a strict reference decoder's error says when the input is well-formed but outside the data
 #: model or a place where the format leaves the choice to the decoder: a bit flip that makes one of
 #: these is implementation-defined, not a must-reject
@@ -780,6 +819,7 @@ def mutation_cases(seed: int) -> list[Case]:
                 Case(f"deep-{depth}", fmt, "mutation/deep-nesting", f"{depth} nested arrays in {{\"a\": ...}}",
                      expect, d, (_nested_hash(depth),))
             )  # fmt: skip
+        out += long_cases(fmt)
         w = _wide(fmt, WIDE)
         if w is not None:
             out.append(
