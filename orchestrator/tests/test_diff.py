@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from serbench import objhash
 from serbench.corpus.formats import decode_json
 from serbench.diff import explain_output, first_difference
+from serbench.explain import Explainer, transform
 
 
 def test_equal_documents_have_no_difference_whatever_their_map_order():
@@ -57,3 +59,32 @@ def test_an_output_the_reference_decoder_refuses_is_said_so():
         "the output does not decode with serbench's reference decoder"
     )
     assert explain_output(decode_json, {"a": 1}, b'{"a":2}') == "first difference at $.a: expected int 1, got int 2"
+
+
+def test_a_hash_is_explained_when_a_systematic_change_of_the_document_gives_it():
+    doc = {"n": [1, -(2**63), 2**64 - 1], "f": [-0.0, 2.5], "s": "a\0b"}
+    ex = Explainer(doc)
+
+    def hash_with(change) -> str:
+        return objhash.hex64(objhash.hash_value(transform(doc, change)[0]))
+
+    every_double = {"n": [1.0, float(-(2**63)), float(2**64 - 1)], "f": [-0.0, 2.5], "s": "a\0b"}
+    assert ex.explain(objhash.hex64(objhash.hash_value(every_double))) == (
+        "the hash is the document's with every number read as a double (first at $.n[0]: expected int 1, got float 1.0)"
+    )
+    no_neg_zero = {"n": [1, -(2**63), 2**64 - 1], "f": [0.0, 2.5], "s": "a\0b"}
+    assert ex.explain(objhash.hex64(objhash.hash_value(no_neg_zero))).startswith(
+        "the hash is the document's with -0.0 read as +0.0 (first at $.f[0]: expected float -0.0, got float 0.0)"
+    )
+    overflow = {"n": [1, float(-(2**63)), float(2**64 - 1)], "f": [-0.0, 2.5], "s": "a\0b"}
+    assert "an int64 magnitude overflowed" in ex.explain(objhash.hex64(objhash.hash_value(overflow)))
+    assert "cut at their first NUL" in ex.explain(hash_with(lambda v: "a" if v == "a\0b" else None))
+    assert ex.explain("0123456789abcdef") is None  # nothing known explains it: nothing is claimed
+
+
+def test_transform_keeps_the_document_and_reports_the_first_change_in_document_order():
+    doc = {"a": [1, 2.0], "b": {"c": 3}}
+    changed, first = transform(doc, lambda v: float(v) if isinstance(v, int) else None)
+    assert changed == {"a": [1.0, 2.0], "b": {"c": 3.0}} and doc == {"a": [1, 2.0], "b": {"c": 3}}
+    assert first == ("$.a[0]", 1, 1.0)
+    assert transform(doc, lambda v: None)[1] is None

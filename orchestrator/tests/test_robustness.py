@@ -170,6 +170,9 @@ FAKE = textwrap.dedent(
         print("hello"); sys.exit(0)
     if what == "usage":
         sys.exit(2)
+    if what == "negzero":
+        # prints the hash of {"z": 0.0} (the test wrote it beside the case): the sign of -0.0 is lost
+        print(json.dumps({"hash": open(opt["file"] + ".got").read()})); sys.exit(0)
     if what == "stackrlimit":
         import resource
         print(json.dumps({"hash": "%016x" % resource.getrlimit(resource.RLIMIT_STACK)[0]})); sys.exit(0)
@@ -233,6 +236,22 @@ def test_each_kind_of_outcome_is_classified(fake, tmp_path, what, outcome, verdi
     assert (res["outcome"], res["verdict"]) == (outcome, verdict), res
     if reason is not None:
         assert res["reason"] == reason, res["reason"]
+
+
+def test_a_wrong_value_is_explained_when_a_systematic_change_of_the_case_gives_its_hash(fake, tmp_path):
+    from serbench import objhash
+
+    (tmp_path / "json").mkdir(exist_ok=True)
+    (tmp_path / "json" / "negzero.json").write_bytes(b'{"z":-0.0}')
+    (tmp_path / "json" / "negzero.json.got").write_text(objhash.hex64(objhash.hash_value({"z": 0.0})))
+    row = R.Row(fake, {"id": "b", "library": "lib", "version": "1"}, "tree", "json")
+    want = objhash.hex64(objhash.hash_value({"z": -0.0}))
+    case = {"name": "negzero", "class": "spec/x", "expect": C.ACCEPT, "hashes": [want], "file": "json/negzero.json"}
+    res = R.run_case(row, case, tmp_path, LIMITS)
+    assert res["outcome"] == "other-hash"
+    assert res["reason"].endswith(
+        "; the hash is the document's with -0.0 read as +0.0 (first at $.z: expected float -0.0, got float 0.0)"
+    )
 
 
 def test_verdicts_follow_the_expectation():

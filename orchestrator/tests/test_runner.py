@@ -36,6 +36,13 @@ FAKE = textwrap.dedent(
             open(opt["output-file"], "wb").write(b'{"a":[1,1.8446744073709552e+19]}')
             row(kind="check", ok=False, hash="1" * 16, expected=opt["expect-hash"], reason="hash differs")
             sys.exit(4)
+        if bench == "allfloat":
+            # a tree row whose library reads every number as a double
+            from serbench import objhash
+            doc = json.loads(open(opt["file"]).read(), parse_int=float)
+            got = objhash.hex64(objhash.hash_value(doc))
+            row(kind="check", ok=False, hash=got, expected=opt["expect-hash"], reason=f"hash {got} differs")
+            sys.exit(4)
         if bench == "wrong":
             row(kind="check", ok=False, hash="1" * 16, expected=opt["expect-hash"], reason="hash differs")
             sys.exit(4)
@@ -222,3 +229,22 @@ def test_an_incorrect_writer_says_where_its_output_differs_from_the_document(tmp
         "hash differs; first difference at $.a[1]: expected uint 18446744073709551615, got float 1.8446744073709552e+19"
     )
     assert c["output_bytes"] is None  # a write row's bytes are only read for the diff, not stored as a size
+
+
+def test_an_incorrect_reader_is_explained_when_a_systematic_change_gives_its_hash(tmp_path):
+    script = tmp_path / "fake.py"
+    script.write_text(FAKE)
+    (tmp_path / "d.json").write_text('{"a":[2.5,7]}')
+    h = FakeHarness(tmp_path, script)
+    # explanations are kept per document, by its hash: this document's own
+    dataset = {"dataset": "d", "hash": "da7a" * 4, "files": {"json": {"file": "d.json"}}}
+    cell = runner.Cell(h, _bench("allfloat"), "tree", dataset, "json", tmp_path, None)
+    store = Store(tmp_path / "s.db")
+    store.create_run("r", "test", {}, {}, {"datasets": [dataset]})
+    mode = runner.Mode("test", rounds=1, budget_ms=1, min_samples=1, timeout_s=5, n_boot=50)
+    runner.run_cells(store, "r", [cell], mode, seed=1, progress=lambda *a: None)
+    reason = store.cells("r")[0]["reason"]
+    assert reason.endswith(
+        "differs; the hash is the document's with every number read as a double "
+        "(first at $.a[1]: expected int 7, got float 7.0)"
+    )

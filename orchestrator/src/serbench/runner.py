@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import diff, envinfo, pinning, stats
+from . import diff, envinfo, explain, pinning, stats
 from .corpus.formats import DECODERS
 from .harnesses import Harness, HarnessError
 from .store import Store
@@ -307,9 +307,31 @@ def execute(cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int, cpu: in
     out.status, out.reason = _judge(out, code, stderr, rnd, mode)
     if out.status == "incorrect" and cell.test == "write" and out.output is not None:
         out.reason = f"{out.reason}; {explain_write(cell, out.output)}"
+    elif out.status == "incorrect" and (out.first("check") or {}).get("hash"):
+        why = explain_read(cell, out.first("check")["hash"])
+        out.reason = f"{out.reason}; {why}" if why else out.reason
     if cell.test != "typed-encode":
         out.output = None  # only typed-encode sizes are stored (a write row's size is its corpus file's)
     return out
+
+
+_EXPLAINERS: dict[str, explain.Explainer | None] = {}  # by the dataset's expected hash: one per document
+
+
+def explain_read(cell: Cell, got_hash: str) -> str | None:
+    """A wrong hash (a read row's, or a writer's whose bytes are not at hand) explained by a
+    systematic change of the document, if one matches (explain.py): "every number read as a double
+    (first at $.a: ...)". The document is decoded once per dataset, whichever format's file it is read
+    from (they all carry it), and each change is hashed once, when first asked for."""
+    key = cell.dataset["hash"]
+    if key not in _EXPLAINERS:
+        fmt = "json" if cell.typed else cell.source_format
+        try:
+            _EXPLAINERS[key] = explain.Explainer(DECODERS[fmt](cell.file.read_bytes()))
+        except Exception:  # no reference decoder, or an unreadable corpus file: no explanation
+            _EXPLAINERS[key] = None
+    found = _EXPLAINERS[key]
+    return found.explain(got_hash) if found else None
 
 
 def explain_write(cell: Cell, output: bytes) -> str:

@@ -26,6 +26,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..corpus import formats as F
+from ..explain import Explainer
 from .cases import ACCEPT, IMPL, REJECT
 from .limits import Exit, Limits, run_limited
 
@@ -179,12 +181,31 @@ def verify_argv(row: Row, path: Path) -> list[str]:
     ]  # fmt: skip
 
 
+_EXPLAINERS: dict[Path, Explainer | None] = {}
+
+
+def _explain(path: Path, fmt: str, got: str) -> str | None:
+    """The systematic change of the case's document that gives the hash the library printed, if any
+    (explain.py); the document is decoded and each change hashed once per case file."""
+    try:
+        if path not in _EXPLAINERS:
+            _EXPLAINERS[path] = Explainer(F.DECODERS[fmt](path.read_bytes()))
+        found = _EXPLAINERS[path]
+        return found.explain(got) if found else None
+    except Exception:  # deeper than the reference decoder or hash recurse, or not decodable: no claim
+        _EXPLAINERS[path] = None
+        return None
+
+
 def run_case(row: Row, case: dict, case_dir: Path, limits: Limits) -> dict:
     """One case in one process: the stored result row."""
     ex = run_limited(verify_argv(row, case_dir / case["file"]), row.harness.env(), limits)
     # an accept case allows its one hash; a reject case any (accepting it is wrong whatever the hash)
     allowed = case["hashes"] if case["expect"] != REJECT else []
     outcome, h, reason = classify(ex, allowed, limits)
+    if outcome == "other-hash" and case["expect"] == ACCEPT:
+        why = _explain(case_dir / case["file"], row.format, h)
+        reason = f"{reason}; {why}" if why else reason
     return {
         "harness": row.harness.name,
         "bench": row.bench["id"],
