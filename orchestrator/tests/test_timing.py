@@ -187,6 +187,22 @@ def test_a_time_budget_gives_the_extra_rounds_to_the_noisiest_cells_first(tmp_pa
     assert _rounds(store) == {"steady": 3, "noisy": 3, "noisier": 3}
 
 
+def test_extra_rounds_are_planned_on_the_noise_of_net_times_for_rows_and_their_baselines():
+    # cell 1: a row at 110 ns (±1%) over baseline 2 at 100 ns (±1%): a net of 10 ns whose CI is about
+    # ±1.1 ns each side, so both are charged ~11% of the net; cell 3: a row far above its baseline 4.
+    tight = lambda m: {0: m * 0.99, 1: m, 2: m * 1.01}  # noqa: E731
+    meds = {1: tight(110.0), 2: tight(100.0), 3: tight(10_000.0), 4: tight(100.0), 5: tight(50.0)}
+    noise = runner.net_noise(meds, {1: 2, 2: None, 3: 4, 4: None, 5: 2})
+    own = stats.rel_half_width(list(tight(1.0).values()))
+    assert noise[1] == pytest.approx(own * 110 / 10) and noise[2] == pytest.approx(own * 100 / 10)
+    assert noise[3] == pytest.approx(own * 10_000 / 9_900)  # the baseline is 1% of it: about its own CI
+    assert noise[5] == pytest.approx(own)  # below its baseline: no net to sharpen, so its own CI only
+    assert noise[4] == pytest.approx(own)  # a row of 9,900 ns net charges its baseline 1% of its CI
+    near = runner.net_noise({1: tight(100.5), 2: tight(100.0)}, {1: 2, 2: None})
+    assert near == {1: runner.NET_NOISE_CAP, 2: runner.NET_NOISE_CAP}  # a net of 0.5 ns: the cap
+    assert runner.net_noise({1: {0: 5.0}}, {1: None})[1] == float("inf")  # one process: no CI yet
+
+
 def test_a_per_cell_cap_stops_a_cell_whose_processes_took_long(tmp_path):
     cells, store = _setup(tmp_path, ["noisy"])
     mode = runner.Mode(**{**ADAPTIVE.__dict__, "cell_cap_s": 1e-9})

@@ -503,6 +503,35 @@ def pick_extra(candidates: list[tuple[int, float, float]], remaining_s: float) -
     return chosen
 
 
+#: the largest share of a net time's CI that one cell is charged with when passes are planned: a net
+#: near zero (a row almost within its baseline's noise) would otherwise outrank every other cell
+NET_NOISE_CAP = 0.5
+
+
+def net_noise(meds: dict[int, dict[int, float]], base_of: dict[int, int | None]) -> dict[int, float]:
+    """Each cell's noise as the net times see it: for a row, the larger of its own CI half-width / time
+    and that half-width / its net time; for a baseline, the largest half-width / net time among the rows
+    netted against it (its noise enters every one of them). A quick run's figures are nets, and a row
+    whose baseline is most of its time has a net CI many times its gross one (docs/methodology.md,
+    "Adaptive rounds"). Cells with fewer than 2 processes are inf."""
+    half, mean = {}, {}
+    for cid, per in meds.items():
+        xs = list(per.values())
+        rel = stats.rel_half_width(xs)
+        mean[cid] = sum(xs) / len(xs) if xs else math.nan
+        half[cid] = rel * mean[cid] if math.isfinite(rel) else math.inf
+    noise = {cid: (half[cid] / mean[cid] if mean[cid] > 0 else math.inf) for cid in meds}
+    for cid, b in base_of.items():
+        if b is None or b not in meds or not (math.isfinite(half[cid]) and math.isfinite(half[b])):
+            continue
+        net = mean[cid] - mean[b]
+        if net <= 0:  # at or below its baseline: no number of rounds makes that net a figure
+            continue
+        for x in (cid, b):
+            noise[x] = max(noise[x], min(NET_NOISE_CAP, half[x] / net))
+    return noise
+
+
 def run_cells(
     store: Store,
     run_id: str,
@@ -519,9 +548,10 @@ def run_cells(
 
     1. the mode's minimum `rounds` of every cell, one pass per round, cells shuffled in each;
     2. the allocation and latency passes;
-    3. extra passes, one more round each for the cells whose CI over their process medians is wider
-       than `target_rel_ci`, below `max_rounds` and `cell_cap_s`, the noisiest first as far as the
-       run's time budget goes, shuffled.
+    3. extra passes, one more round each for the cells whose noise as the net times see it
+       (`net_noise`: the CI over their process medians against their time and against the net times
+       they enter) is above `target_rel_ci`, below `max_rounds` and `cell_cap_s`, the noisiest first as
+       far as the run's time budget goes, shuffled.
 
     Pass k of step 3 gives round number k, so a resumed run continues the pass it stopped in. A cell
     that fails or is incorrect drops out. Baselines are cells like the others: their noise enters
@@ -536,6 +566,14 @@ def run_cells(
     wall = {c.id: sum(r["wall_s"] or 0 for k, r in done[c.id].items() if k >= 0) for c in cells}
     extra = {c.id: _extra_rounds_for(c, allocs) for c in cells}
     budget = mode.run_budget_s(len(cells))
+    # each row's baseline cell, as finalize pairs them (same harness, dataset and format)
+    cell_of = {(c.harness.name, c.bench["id"], c.dataset["dataset"], c.format): c.id for c in cells}
+    base_of = {
+        c.id: cell_of.get((c.harness.name, c.baseline_bench, c.dataset["dataset"], c.format))
+        if c.baseline_bench
+        else None
+        for c in cells
+    }
     spent_before, t0 = store.run_wall_s(run_id), clock()
 
     def spent() -> float:
@@ -590,11 +628,12 @@ def run_cells(
         # earlier pass (the budget did not reach it) gets a lower round number, so rounds stay 0..n-1.
         for rnd in range(mode.rounds, mode.cap_rounds if mode.target_rel_ci > 0 else mode.rounds):
             candidates = []
+            noise = net_noise({cid: meds[cid] for cid in by_id if not bad(cid)}, base_of)
             for cid in by_id:
                 n = len(meds[cid])
                 if bad(cid) or n > rnd or n in done[cid] or wall[cid] >= mode.cell_cap_s:
                     continue
-                rel = stats.rel_half_width(list(meds[cid].values()))
+                rel = noise[cid]
                 if rel > mode.target_rel_ci:
                     candidates.append((cid, rel, wall[cid] / max(1, n)))
             chosen = pick_extra(candidates, budget - spent())
