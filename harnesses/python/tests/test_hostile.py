@@ -33,7 +33,10 @@ EXT = {"json-pretty": "pretty.json", "ubjson-plain": "plain.ubjson"}
 # (`gdb -batch -ex run -ex bt --args .venv/bin/python -m serbench_py verify ...`):
 # - cbor2/write: SIGSEGV in cbor2 6.2.1's Rust extension, `_cbor2::encoder::CBOREncoder::encode_value`
 #   recursing once per level (21,000 frames) under `_cbor2::dumps`, with no depth limit.
-LIBRARY_CRASHES = {"cbor2/write"}
+# - yyjson/tree and yyjson/write: SIGSEGV (C stack overflow) in the yyjson 4.0.6 binding's own
+#   recursive converters, `element_to_primitive` (yyjson/document.c:103, Document.as_obj) and
+#   `mut_primitive_to_element` (document.c:349, Document(obj)), one C frame per level, no depth limit.
+LIBRARY_CRASHES = {"cbor2/write", "yyjson/tree", "yyjson/write"}
 
 
 def rows() -> list[tuple[str, str, str]]:

@@ -6,24 +6,34 @@ A capability left as None is unsupported (exit 5), never an `if` on library name
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import metadata
 
-MODULES = [
-    "baselines",
-    "json_stdlib",
-    "simplejson_",
-    "orjson_",
-    "ujson_",
-    "rapidjson_",
-    "msgpack_",
-    "ormsgpack_",
-    "cbor2_",
-    "bson_",
-    "ubjson_",
-    "ijson_",
-]
+# Adapter module -> the benchmark ids its BENCHES defines, in `list` order. The ids are here, and not
+# only in the modules, so that `run` and `verify` of one benchmark import its module alone: every
+# benchmark process is a fresh interpreter, and importing every library would cost each one the
+# start-up of all of them (about 150 ms with a dozen libraries, growing with each one added).
+MODULES: dict[str, tuple[str, ...]] = {
+    "baselines": ("null", "copy-input"),
+    "json_stdlib": ("json",),
+    "simplejson_": ("simplejson",),
+    "orjson_": ("orjson",),
+    "ujson_": ("ujson",),
+    "rapidjson_": ("python-rapidjson",),
+    "msgpack_": ("msgpack", "msgpack-fallback"),
+    "ormsgpack_": ("ormsgpack",),
+    "cbor2_": ("cbor2",),
+    "bson_": ("bson",),
+    "ubjson_": ("py-ubjson",),
+    "ijson_": ("ijson-yajl2c",),
+    "msgspec_": ("msgspec-json", "msgspec-msgpack"),
+    "pysimdjson_": ("pysimdjson",),
+    "yyjson_": ("yyjson",),
+    "pydantic_core_": ("pydantic-core",),
+    "jiter_": ("jiter",),
+    "umsgpack_": ("u-msgpack-python",),
+}
 
 JSON_FORMATS = ("json", "json-pretty")
 
@@ -89,15 +99,51 @@ def lib_iter(it: Iterable):
         yield x
 
 
-def load_all() -> dict[str, Bench]:
-    out: dict[str, Bench] = {}
-    for name in MODULES:
-        mod = importlib.import_module(f"{__name__}.{name}")
-        for b in mod.BENCHES:
-            if b.id in out:
-                raise ValueError(f"duplicate benchmark id {b.id}")
-            out[b.id] = b
-    return out
+class Benches(Mapping[str, Bench]):
+    """The registered benchmarks by id, each adapter module imported on first use: looking one id up
+    (`run`, `verify`) imports its module only, while iterating the values (`list`, `selftest`) imports
+    them all, in MODULES order. Ids and membership come from MODULES without any import. `package` is
+    where the modules live (another registry of the same shape can use this class too)."""
+
+    def __init__(self, modules: Mapping[str, tuple[str, ...]] = MODULES, package: str = __name__):
+        self._modules, self._package = modules, package
+        self._owner: dict[str, str] = {}
+        for name, ids in modules.items():
+            for bench_id in ids:
+                if bench_id in self._owner:
+                    raise ValueError(f"duplicate benchmark id {bench_id}")
+                self._owner[bench_id] = name
+        self._loaded: dict[str, dict[str, Bench]] = {}
+
+    def _load(self, name: str) -> dict[str, Bench]:
+        benches = self._loaded.get(name)
+        if benches is None:
+            mod = importlib.import_module(f"{self._package}.{name}")
+            benches = {b.id: b for b in mod.BENCHES}
+            # the registration must say what the module defines, or a lookup would miss a row
+            if tuple(b.id for b in mod.BENCHES) != tuple(self._modules[name]):
+                defined = [b.id for b in mod.BENCHES]
+                registered = list(self._modules[name])
+                raise ValueError(f"{self._package}.{name} defines {defined}, MODULES registers {registered}")
+            self._loaded[name] = benches
+        return benches
+
+    def __getitem__(self, bench_id: str) -> Bench:
+        return self._load(self._owner[bench_id])[bench_id]
+
+    def __contains__(self, bench_id: object) -> bool:
+        return bench_id in self._owner
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._owner)
+
+    def __len__(self) -> int:
+        return len(self._owner)
+
+
+def load_all() -> Benches:
+    """Every registered benchmark, imported lazily (Benches)."""
+    return Benches()
 
 
 def drain(it: Iterable) -> None:
