@@ -118,6 +118,18 @@ def test_a_wrong_expected_hash_exits_4_without_timing(harness, listing, tmp_path
     assert not [r for r in rows if r["kind"] == "sample"]
 
 
+def test_a_write_row_writes_its_output_file_even_when_the_hash_differs(harness, listing, tmp_path):
+    # spec/protocol.md step 8: the file is written before the hash is compared, so that the
+    # orchestrator can name the first differing path of an incorrect writer (serbench/diff.py)
+    b, fmt = _first_cell(listing, "write")
+    out = tmp_path / "out.bin"
+    res, rows = _run(
+        harness, tmp_path, b["id"], "write", fmt, "all-types", "0123456789abcdef", "--output-file", str(out)
+    )
+    assert res.returncode == 4, res.stderr
+    assert out.exists() and out.stat().st_size == rows[0]["output_bytes"] > 0
+
+
 def test_input_the_library_rejects_exits_3_with_a_reason(harness, listing, tmp_path):
     b, fmt = _first_cell(listing)
     bad = tmp_path / "garbage.bin"

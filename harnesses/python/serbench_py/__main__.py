@@ -10,7 +10,7 @@ import sys
 import tracemalloc
 from pathlib import Path
 
-from . import measure
+from . import measure, typed
 from .adapters import Bench, LibraryError, lib_call, load_all
 from .hashing import DECODERS, ModelError, RefError, hash_value, hex64
 
@@ -54,6 +54,11 @@ def operation(bench: Bench, test: str, fmt: str, data: bytes):
     rows)."""
     if bench.baseline:
         return (bench.encode if test == "write" else (lambda d: bench.decode(_copy(d)))), data
+    if bench.reads:
+        obj = reference(bench.reads, data)
+        if test == "write":
+            return bench.encode, obj
+        return (lambda d: bench.decode(_copy(d))), lib_call(bench.encode, obj)
     if test == "write":
         return bench.encode, reference(fmt, data)
     if test == "tree":
@@ -61,14 +66,21 @@ def operation(bench: Bench, test: str, fmt: str, data: bytes):
     return (lambda d: bench.stream(_copy(d))), data
 
 
-def check(bench: Bench, test: str, fmt: str, data: bytes) -> tuple[str, int | None]:
-    """Hash of what the benchmark decodes (or encodes, read back), and the output size of a write row.
+def check(bench: Bench, test: str, fmt: str, data: bytes) -> tuple[str, bytes | None]:
+    """Hash of what the benchmark decodes (or encodes, read back), and the bytes a write row wrote.
     Raises Rejected. Library calls go through lib_call; the harness's own code (reference decoders,
     hash walks) is not wrapped, so an exception there is never reported as the library's."""
     try:
         if bench.baseline:
             # a baseline's check proves the harness reads the file right: the reference decoder's hash
             return hex64(hash_value(reference(fmt, data))), None
+        if bench.reads:
+            # a format only this library has: its own encoding of the corpus document, read back by it
+            out = lib_call(bench.encode, reference(bench.reads, data))
+            if not isinstance(out, (bytes, bytearray)):
+                raise Rejected(f"the library's output is {type(out).__name__}, not bytes")
+            back = lib_call(bench.decode, _copy(bytes(out)))
+            return hex64(hash_value(back)), (bytes(out) if test == "write" else None)
         if test == "write":
             obj = reference(fmt, data)
             out = lib_call(bench.encode, obj)
@@ -78,7 +90,7 @@ def check(bench: Bench, test: str, fmt: str, data: bytes) -> tuple[str, int | No
                 back = DECODERS[fmt](bytes(out))
             except RefError as e:
                 raise Rejected(f"the reference decoder cannot read the library's output: {e}") from None
-            return hex64(hash_value(back)), len(out)
+            return hex64(hash_value(back)), bytes(out)
         if test == "tree":
             return hex64(hash_value(lib_call(bench.decode, _copy(data)))), None
         return hex64(bench.stream_hash(_copy(data))), None
@@ -110,6 +122,29 @@ class Results:
         self.f.write(json.dumps({"kind": kind, **fields}) + "\n")
 
 
+def _typed_rows() -> list[dict]:
+    """The typed rows of `list` (typed_adapters/, spec/typed.md)."""
+    from .typed_adapters import load_all as load_typed
+
+    rows = []
+    for b in load_typed().values():
+        measures = typed.BASELINE_MEASURES if b.baseline else typed.MEASURES
+        rows.append(
+            {
+                "id": b.id,
+                "library": b.library,
+                "version": b.version,
+                "formats": list(b.formats),
+                "tests": list(b.tests),
+                "baseline_for": {} if b.baseline else {t: typed.BASELINE_OF[t] for t in b.tests},
+                "notes": b.notes,
+                "baseline": b.baseline,
+                "measures": {t: measures[t] for t in b.tests},
+            }
+        )
+    return rows
+
+
 def cmd_list(benches: dict[str, Bench], _args) -> int:
     rows = []
     for b in benches.values():
@@ -125,8 +160,14 @@ def cmd_list(benches: dict[str, Bench], _args) -> int:
                 "notes": b.notes,
                 "baseline": b.baseline,
                 "measures": {t: MEASURES[t] for t in b.tests},
+                **({"reads": {f: b.reads for f in b.formats}} if b.reads else {}),
             }
         )
+    typed_rows = _typed_rows()
+    clash = {r["id"] for r in rows} & {r["id"] for r in typed_rows}
+    if clash:
+        raise ValueError(f"duplicate benchmark ids {sorted(clash)}")
+    rows += typed_rows
     print(
         json.dumps(
             {
@@ -189,6 +230,9 @@ def cmd_run(benches, args) -> int:
     b = _lookup(benches, args)
     if isinstance(b, int):
         return b
+    if args.latency:
+        print("--latency applies to typed tests only", file=sys.stderr)
+        return EXIT_UNSUPPORTED
     data = _read(args.file)
     if data is None:
         return EXIT_USAGE
@@ -197,12 +241,23 @@ def cmd_run(benches, args) -> int:
     except OSError as e:
         print(f"cannot open {args.results}: {e.strerror}", file=sys.stderr)
         return EXIT_USAGE
-    if not args.no_check:
+    # --output-file (write): the bytes the check's encode produced, written before the hash is compared,
+    # so that the orchestrator can say where they differ from the document (spec/protocol.md step 8).
+    output_file = args.output_file if args.test == "write" else None
+    if not args.no_check or output_file:
         try:
-            got, out_bytes = check(b, args.test, args.format, data)
+            got, output = check(b, args.test, args.format, data)
         except Rejected as e:
             out.row("error", reason=str(e))
             return e.code
+        if output_file and output is not None:
+            try:
+                Path(output_file).write_bytes(output)
+            except OSError as e:
+                print(f"cannot write {output_file}: {e.strerror}", file=sys.stderr)
+                return EXIT_USAGE
+    if not args.no_check:
+        out_bytes = len(output) if output is not None else None
         ok = got == args.expect_hash
         out.row(
             "check",
@@ -220,6 +275,11 @@ def cmd_run(benches, args) -> int:
         out.row("error", reason=str(e))
         return e.code
     out.row("info", measures=MEASURES[args.test])
+    return _measure(out, op, arg, args)
+
+
+def _measure(out: Results, op, arg, args) -> int:
+    """Steps 3-4 (or 6, or 9) of `run` for a checked cell: `op(arg)` is what the loop times."""
     try:
         if args.alloc:
             out.row("alloc", **alloc_pass(op, arg))
@@ -236,6 +296,93 @@ def cmd_run(benches, args) -> int:
     out.row("info", **info)
     for s in samples:
         out.row("sample", iterations=s.iterations, wall_ns=s.wall_ns, cpu_ns=s.cpu_ns)
+    return EXIT_OK
+
+
+def _typed_cell(benches, args, data: bytes, out: Results | None) -> typed.Cell | int:
+    try:
+        return typed.Cell(benches[args.bench], benches, args.test, args.format, data)
+    except typed.Fail as e:
+        if out is None:
+            print(json.dumps({"error": str(e)}))
+        else:
+            out.row("error", reason=str(e))
+        return e.code
+
+
+def cmd_typed_run(benches, args) -> int:
+    """`run` of a typed test (spec/typed.md): the file is the dataset's JSON, --format the wire format."""
+    b = _lookup(benches, args)
+    if isinstance(b, int):
+        return b
+    if args.latency and args.test not in ("typed-encode", "typed-decode"):
+        print("--latency applies to typed-encode and typed-decode only", file=sys.stderr)
+        return EXIT_UNSUPPORTED
+    data = _read(args.file)
+    if data is None:
+        return EXIT_USAGE
+    try:
+        out = Results(args.results)
+    except OSError as e:
+        print(f"cannot open {args.results}: {e.strerror}", file=sys.stderr)
+        return EXIT_USAGE
+    cell = _typed_cell(benches, args, data, out)
+    if isinstance(cell, int):
+        return cell
+    output_file = args.output_file if args.test == "typed-encode" else None
+    if not args.no_check or output_file:
+        try:
+            h, output = cell.check()
+        except typed.Fail as e:
+            out.row("error", reason=str(e))
+            return e.code
+        if output_file and output is not None:
+            try:
+                Path(output_file).write_bytes(output)
+            except OSError as e:
+                print(f"cannot write {output_file}: {e.strerror}", file=sys.stderr)
+                return EXIT_USAGE
+        if not args.no_check:
+            got = hex64(h)
+            ok = got == args.expect_hash.lower()
+            out.row(
+                "check",
+                ok=ok,
+                hash=got,
+                expected=args.expect_hash,
+                output_bytes=None if output is None else len(output),
+                **({} if ok else {"reason": f"hash {got} != expected {args.expect_hash}"}),
+            )
+            if not ok:
+                return EXIT_MISMATCH
+    if args.latency:
+        try:
+            return typed.latency(
+                b, benches, args.test, args.format, data, args.budget_ms * 1_000_000, not args.no_check, out.row
+            )
+        except typed.Fail as e:
+            out.row("error", reason=str(e))
+            return e.code
+    out.row("info", measures=(typed.BASELINE_MEASURES if b.baseline else typed.MEASURES)[args.test])
+    return _measure(out, cell.op, cell.arg, args)
+
+
+def cmd_typed_verify(benches, args) -> int:
+    b = _lookup(benches, args)
+    if isinstance(b, int):
+        return b
+    data = _read(args.file)
+    if data is None:
+        return EXIT_USAGE
+    cell = _typed_cell(benches, args, data, None)
+    if isinstance(cell, int):
+        return cell
+    try:
+        h, _ = cell.check()
+    except typed.Fail as e:
+        print(json.dumps({"error": str(e)}))
+        return e.code
+    print(json.dumps({"hash": hex64(h)}))
     return EXIT_OK
 
 
@@ -264,11 +411,12 @@ def cmd_selftest(benches, args) -> int:
         for b in benches.values():
             for test in b.tests:
                 for fmt in b.formats:
-                    if fmt not in v["files"]:
+                    src = b.reads or fmt
+                    if src not in v["files"]:
                         continue
                     reason = known.get(f"{b.id}/{test}", {}).get(v["name"])
                     try:
-                        got, _ = check(b, test, fmt, (vdir / v["files"][fmt]).read_bytes())
+                        got, _ = check(b, test, fmt, (vdir / v["files"][src]).read_bytes())
                     except Rejected as e:
                         got, err = None, str(e)
                     else:
@@ -312,7 +460,7 @@ def parser() -> argparse.ArgumentParser:
     for name in ("run", "verify"):
         s = sub.add_parser(name)
         s.add_argument("--bench", required=True)
-        s.add_argument("--test", required=True, choices=("write", "tree", "incremental"))
+        s.add_argument("--test", required=True, choices=("write", "tree", "incremental", *typed.MEASURES))
         s.add_argument("--format", required=True)
         s.add_argument("--file", required=True)
         if name == "run":
@@ -321,6 +469,8 @@ def parser() -> argparse.ArgumentParser:
             s.add_argument("--budget-ms", type=int, default=300)
             s.add_argument("--min-samples", type=int, default=5)
             s.add_argument("--alloc", action="store_true")
+            s.add_argument("--latency", action="store_true", help="typed tests: one record at a time (step 7)")
+            s.add_argument("--output-file", help="typed-encode: write the library's output bytes here (step 8)")
             s.add_argument("--no-check", action="store_true", help="skip the hash check (done in an earlier round)")
             s.add_argument("--seed", type=int, default=0)
             s.add_argument(
@@ -336,6 +486,10 @@ def main(argv: list[str] | None = None) -> int:
         args = parser().parse_args(argv)
     except SystemExit as e:
         return EXIT_OK if e.code == 0 else EXIT_USAGE
+    if args.cmd in ("run", "verify") and args.test in typed.MEASURES:
+        from .typed_adapters import load_all as load_typed
+
+        return {"run": cmd_typed_run, "verify": cmd_typed_verify}[args.cmd](load_typed(), args)
     benches = load_all()
     return {"list": cmd_list, "run": cmd_run, "verify": cmd_verify, "selftest": cmd_selftest}[args.cmd](benches, args)
 

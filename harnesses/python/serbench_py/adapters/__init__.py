@@ -33,6 +33,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "pydantic_core_": ("pydantic-core",),
     "jiter_": ("jiter",),
     "umsgpack_": ("u-msgpack-python",),
+    "pickle_": ("pickle",),
 }
 
 JSON_FORMATS = ("json", "json-pretty")
@@ -49,6 +50,10 @@ class Bench:
     stream: Callable[[bytes], object] | None = None  # incremental, timed: consumes the input
     stream_hash: Callable[[bytes], int] | None = None  # incremental, checked: hash from the same API
     notes: str = ""
+    # A row of a format only its library has (pickle): the corpus format whose file it reads
+    # (`reads` in `list`, spec/protocol.md); write encodes that document, tree decodes the library's
+    # own encoding of it, made outside the loop, and the library's own decoder checks the write.
+    reads: str | None = None
     baseline: bool = False
     baseline_tests: tuple[str, ...] = ()
 
