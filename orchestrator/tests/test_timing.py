@@ -201,6 +201,8 @@ def test_extra_rounds_are_planned_on_the_noise_of_net_times_for_rows_and_their_b
     near = runner.net_noise({1: tight(100.5), 2: tight(100.0)}, {1: 2, 2: None})
     assert near == {1: runner.NET_NOISE_CAP, 2: runner.NET_NOISE_CAP}  # a net of 0.5 ns: the cap
     assert runner.net_noise({1: {0: 5.0}}, {1: None})[1] == float("inf")  # one process: no CI yet
+    # a row that dropped out (incorrect, failed) is not planned, nor charged to its baseline
+    assert runner.net_noise({2: tight(100.0)}, {1: 2, 2: None}) == {2: pytest.approx(own)}
 
 
 def test_a_per_cell_cap_stops_a_cell_whose_processes_took_long(tmp_path):

@@ -218,6 +218,10 @@ fn documents_nested_100000_deep_end_in_a_protocol_exit_or_a_library_crash() {
     }
     let cases: Vec<_> = rows()
         .into_iter()
+        // Pretty-printing 100,000 levels writes ~4 * 10^10 bytes of indentation (quadratic in the
+        // depth): a test of patience, not robustness (the native hostile_deep.py skips it too). Only
+        // a writer that does not crash first (yyjson) gets that far.
+        .filter(|(_, t, f)| !(t == "write" && f == "json-pretty"))
         .flat_map(|(b, t, f)| {
             files.iter().filter(move |(ff, _, _)| *ff == f).map(move |x| (b.clone(), t.clone(), x.clone()))
         })

@@ -522,7 +522,7 @@ def net_noise(meds: dict[int, dict[int, float]], base_of: dict[int, int | None])
         half[cid] = rel * mean[cid] if math.isfinite(rel) else math.inf
     noise = {cid: (half[cid] / mean[cid] if mean[cid] > 0 else math.inf) for cid in meds}
     for cid, b in base_of.items():
-        if b is None or b not in meds or not (math.isfinite(half[cid]) and math.isfinite(half[b])):
+        if cid not in meds or b is None or b not in meds or not (math.isfinite(half[cid]) and math.isfinite(half[b])):
             continue
         net = mean[cid] - mean[b]
         if net <= 0:  # at or below its baseline: no number of rounds makes that net a figure

@@ -339,6 +339,7 @@ libraries! {
     "serde_cbor" => serde_cbor_adapter in "serde_cbor.rs",
     "minicbor" => minicbor_adapter in "minicbor.rs",
     "bson" => bson_adapter in "bson.rs",
+    "yyjson-sys" => yyjson_adapter in "yyjson.rs",
     "prost" => prost_adapter in "prost.rs",
     "bincode" => bincode_adapter in "bincode.rs",
     "postcard" => postcard_adapter in "postcard.rs",
