@@ -218,7 +218,7 @@ def test_typed_section_puts_serialize_deserialize_size_and_code_size_on_one_row(
     }
     store.create_run("t", "quick", {"rounds": 3}, ENV, manifest)
 
-    def cell(bench, test, per_iter_ns, baseline=None, code=None, output=None, alloc=None):
+    def cell(bench, test, per_iter_ns, baseline=None, code=None, output=None, alloc=None, latency=None):
         cid = store.add_cell(
             "t",
             {
@@ -238,6 +238,8 @@ def test_typed_section_puts_serialize_deserialize_size_and_code_size_on_one_row(
         for rnd in range(3):
             samples = [{"iterations": 10, "wall_ns": int(10 * per_iter_ns), "cpu_ns": None}] * 4
             store.record_round(cid, rnd, "ok", None, 0.1, samples, alloc=alloc, output=output if rnd == 0 else None)
+        if latency:
+            store.record_round(cid, runner.LATENCY_ROUND, "ok", None, 0.1, [], latency=latency)
 
     cell("hash-data-typed", "typed-encode", 100)
     cell("hash-typed", "typed-decode", 200)
@@ -245,7 +247,8 @@ def test_typed_section_puts_serialize_deserialize_size_and_code_size_on_one_row(
     enc_alloc = {"allocs_per_op": 1, "alloc_bytes_per_op": 1024, "method": "counting allocator"}
     dec_alloc = {"allocs_per_op": 21, "alloc_bytes_per_op": 2500, "method": "counting allocator"}
     cell("codec", "typed-encode", 1100, baseline="hash-data-typed", code=52_000, output=encoded, alloc=enc_alloc)
-    cell("codec", "typed-decode", 2200, baseline="hash-typed", code=52_000, alloc=dec_alloc)
+    lat = {"count": 10_000, "p50_ns": 90, "p99_ns": 200, "p999_ns": 900, "p9999_ns": 5000, "max_ns": 80_000}
+    cell("codec", "typed-decode", 2200, baseline="hash-typed", code=52_000, alloc=dec_alloc, latency=lat)
     runner.finalize(store, "t", 200, 1)
     text = markdown.render(store.run("t"), store.cells("t"))
     header = next(line for line in text.splitlines() if line.startswith("| Library (version) | Benchmark"))
@@ -257,6 +260,16 @@ def test_typed_section_puts_serialize_deserialize_size_and_code_size_on_one_row(
     assert row.startswith("| codec (2.0) | codec | bincode | 1 µs | 2 µs | – | 600 | 1.50× |")
     sizes = compressed_sizes(encoded)
     assert f"| {sizes['gzip_bytes']:,} | {sizes['zstd_bytes']:,} | 1 / 21 / – | 1.02 KB / 2.5 KB / – | 52 KB |" in row
+    # latency: p99.999 is a column only when a row has it (the JVM harness pools enough operations)
+    lat_header = next(line for line in text.splitlines() if line.startswith("| Benchmark | Format | Test | p50"))
+    assert "p99.999" not in lat_header
+    cell("jvm-codec", "typed-decode", 2300, baseline="hash-typed", latency={**lat, "p99999_ns": 40_000})
+    runner.finalize(store, "t", 200, 1)
+    text = markdown.render(store.run("t"), store.cells("t"))
+    lines = text.splitlines()
+    assert "| p99.99 | p99.999 | worst |" in next(line for line in lines if line.startswith("| Benchmark | Format"))
+    assert "| 5 µs | 40 µs | 80 µs |" in next(line for line in lines if line.startswith("| jvm-codec | bincode"))
+    assert "| 5 µs | – | 80 µs |" in next(line for line in lines if line.startswith("| codec | bincode | typed"))
 
 
 def test_summary_counts_failures_as_the_report_does_with_baselines_apart(tmp_path):

@@ -38,7 +38,9 @@ class JavaHarness(Harness):
         return self.dir / "target" / "classpath.txt"
 
     def _newest_source_mtime(self) -> float:
+        # typed.avsc: avro-maven-plugin generates the Avro specific records from it in the build
         paths = [self.dir / "pom.xml", self.dir / "known-deviations.json"]
+        paths.append(self.root / "spec" / "schemas" / "typed.avsc")
         paths += [p for p in (self.dir / "src" / "main").rglob("*") if p.is_file()]
         return max(p.stat().st_mtime for p in paths if p.exists())
 

@@ -420,7 +420,14 @@ def _typed_sizes(d: dict, cells: list, charts: _Charts) -> list[str]:
     return [_figure(cid, title, _table(header, rows), attrs={"test": "typed-encode"})]
 
 
-LATENCY = (("p50_ns", "p50"), ("p99_ns", "p99"), ("p999_ns", "p99.9"), ("p9999_ns", "p99.99"), ("max_ns", "max"))
+LATENCY = (
+    ("p50_ns", "p50"),
+    ("p99_ns", "p99"),
+    ("p999_ns", "p99.9"),
+    ("p9999_ns", "p99.99"),
+    ("p99999_ns", "p99.999"),  # only where a harness gives it (Java): shown when a row of the dataset has it
+    ("max_ns", "max"),
+)
 
 
 def _latency_section(cells: list, charts: _Charts) -> list[str]:
@@ -436,23 +443,24 @@ def _latency_section(cells: list, charts: _Charts) -> list[str]:
     ]
     for ds in dict.fromkeys(c["dataset"] for c in lat):
         rows = sorted((c for c in lat if c["dataset"] == ds), key=lambda c: (c["test"], c["lat_p50_ns"]))
+        pcts = [(k, n) for k, n in LATENCY if k != "p99999_ns" or any(c["lat_p99999_ns"] is not None for c in rows)]
         series = [
             {
                 **{k: v for k, v in _row(c, False).items() if k in ("lang", "format", "test", "lib")},
                 "label": f"{c['harness']}/{c['bench']} ({c['format']}) {c['test']}",
-                "points": [c[f"lat_{k}"] for k, _ in LATENCY],
+                "points": [c[f"lat_{k}"] for k, _ in pcts],
             }
             for c in rows
         ]
-        cid = charts.add({"kind": "latency", "series": series, "names": [n for _, n in LATENCY]})
+        cid = charts.add({"kind": "latency", "series": series, "names": [n for _, n in pcts]})
         table = _table(
-            ["Lang", "Benchmark", "Format", "Test", *(n for _, n in LATENCY), "ops"],
+            ["Lang", "Benchmark", "Format", "Test", *(n for _, n in pcts), "ops"],
             [
                 (
                     _attrs(c),
                     [(c["harness"], c["harness"]), (c["bench"], c["bench"]), (c["format"], c["format"])]
                     + [(c["test"], c["test"])]
-                    + [(fmt_ns(c[f"lat_{k}"]), c[f"lat_{k}"]) for k, _ in LATENCY]
+                    + [(fmt_ns(c[f"lat_{k}"]), c[f"lat_{k}"]) for k, _ in pcts]
                     + [(fmt_count(c["lat_count"]), c["lat_count"])],
                 )
                 for c in rows
@@ -997,7 +1005,7 @@ function drawRatios(el,spec,s){
 function drawLatency(el,spec,s){
   var series=spec.series.filter(function(x){return shown(x,s);}),n=0;
   var traces=series.map(function(x,i){n+=x.points.length;return {type:"scatter",mode:"lines+markers",name:x.label,
-    x:spec.names,y:x.points,hovertemplate:x.label+"<br>%{x}: %{y:.4s} ns<extra></extra>",
+    x:spec.names,y:x.points,connectgaps:true,hovertemplate:x.label+"<br>%{x}: %{y:.4s} ns<extra></extra>",
     line:{color:D.langColours[x.lang]||"#666",dash:["solid","dash","dot","dashdot","longdash"][i%5]}};});
   marks[el.dataset.chart]=n;
   return Plotly.react(el,traces,{height:380,margin:{l:60,r:10,t:10,b:50},

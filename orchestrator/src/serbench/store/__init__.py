@@ -14,7 +14,7 @@ from pathlib import Path
 from ..corpus.build import compressed_sizes
 
 SCHEMA_VERSION = 2
-LATENCY_FIELDS = ("count", "p50_ns", "p99_ns", "p999_ns", "p9999_ns", "max_ns")
+LATENCY_FIELDS = ("count", "p50_ns", "p99_ns", "p999_ns", "p9999_ns", "p99999_ns", "max_ns")  # p99999: optional
 # Columns added after version 1, as (name, type): a store made by an older serbench gains them on open.
 ADDED_COLUMNS = (
     [("output_gzip_bytes", "INTEGER"), ("output_zstd_bytes", "INTEGER")]

@@ -19,7 +19,41 @@ public final class Adapters {
         all.addAll(serbench.adapters.DslJson.benches());
         all.addAll(serbench.adapters.MsgpackCore.benches());
         all.addAll(serbench.adapters.Bson.benches());
+        // typed rows (spec/typed.md)
+        all.addAll(serbench.adapters.JacksonTyped.benches());
+        all.addAll(serbench.adapters.GsonTyped.benches());
+        all.addAll(serbench.adapters.Fastjson2Typed.benches());
+        all.addAll(serbench.adapters.DslJsonTyped.benches());
+        all.addAll(serbench.adapters.ProtobufJava.benches());
+        all.addAll(serbench.adapters.KryoTyped.benches());
+        all.addAll(serbench.adapters.ForyTyped.benches());
+        all.addAll(serbench.adapters.JdkSerialization.benches());
+        all.addAll(serbench.adapters.JdkExternalizable.benches());
+        all.addAll(serbench.adapters.BsonTyped.benches());
+        all.addAll(serbench.adapters.FlatbuffersJava.benches());
+        all.addAll(serbench.adapters.SnakeYamlTyped.benches());
+        all.addAll(serbench.adapters.AvroSpecific.benches());
+        all.addAll(serbench.adapters.BoonTyped.benches());
+        all.addAll(typedBaselines(all));
         return all;
+    }
+
+    /**
+     * The typed baselines, over every wire format a typed row writes. Each copies or hashes the
+     * shortest encoding of the records any row of that format makes (Cell.typedWire), so a baseline
+     * never does more work than a row it is subtracted from (spec/fairness.md rule 5).
+     */
+    static List<Bench> typedBaselines(List<Bench> rows) {
+        java.util.LinkedHashSet<String> formats = new java.util.LinkedHashSet<>();
+        for (Bench b : rows) if (b.typedEncode != null) formats.addAll(b.formats);
+        List<String> fmts = List.copyOf(formats);
+        Bench data = new Bench("hash-data-typed", "serbench-java", fmts)
+                .notes("typed-encode baseline: hashes the records' encoding in the format (the shortest any row makes, made once outside the loop), as a typed-encode row hashes its output");
+        data.baselineFor = List.of("typed-encode");
+        Bench typed = new Bench("hash-typed", "serbench-java", fmts)
+                .notes("typed-decode and typed-access baseline: copies the records' encoding in the format (byte[] clone of the shortest any row makes) and hashes the prebuilt native records with the typed hash the rows use");
+        typed.baselineFor = List.of("typed-decode", "typed-access");
+        return List.of(data, typed);
     }
 
     static List<Bench> baselines() {

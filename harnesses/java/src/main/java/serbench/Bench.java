@@ -25,6 +25,30 @@ public final class Bench {
         Encoder prepare(String fmt, Object doc) throws Exception;
     }
 
+    /** typed-encode: prepares the library's encoder of the records (outside the loop). */
+    @FunctionalInterface
+    public interface TypedEncode {
+        Encoder prepare(String fmt, Typed.Records r) throws Exception;
+    }
+
+    /** typed-decode / typed-access: decodes (or views) bytes, a fresh copy, and returns the typed hash. */
+    @FunctionalInterface
+    public interface TypedDecode {
+        long decode(String fmt, Typed.Schema s, byte[] data) throws Exception;
+    }
+
+    /** One record at a time (--latency): record i's encoding, and the typed hash of one record's bytes. */
+    public interface One {
+        byte[] encode(int i) throws Exception;
+
+        long decode(byte[] data) throws Exception;
+    }
+
+    @FunctionalInterface
+    public interface OneCodec {
+        One prepare(String fmt, Typed.Records r) throws Exception;
+    }
+
     public final String id;
     public final String library;
     public final List<String> formats;
@@ -32,6 +56,10 @@ public final class Bench {
     public Decode tree;
     public Decode incremental;
     public Write write;
+    public TypedEncode typedEncode;
+    public TypedDecode typedDecode;
+    public TypedDecode typedAccess;
+    public OneCodec one;
     /** baselines: the tests they stand for */
     public List<String> baselineFor = List.of();
 
@@ -61,6 +89,23 @@ public final class Bench {
         return this;
     }
 
+    /** A typed row: its encoder (typed-encode, and the bytes typed-decode reads) and its decoder. */
+    public Bench typed(TypedEncode enc, TypedDecode dec) {
+        typedEncode = enc;
+        typedDecode = dec;
+        return this;
+    }
+
+    public Bench access(TypedDecode acc) {
+        typedAccess = acc;
+        return this;
+    }
+
+    public Bench one(OneCodec o) {
+        one = o;
+        return this;
+    }
+
     public boolean isBaseline() {
         return !baselineFor.isEmpty();
     }
@@ -71,6 +116,9 @@ public final class Bench {
         if (write != null) t.add("write");
         if (tree != null) t.add("tree");
         if (incremental != null) t.add("incremental");
+        if (typedEncode != null) t.add("typed-encode");
+        if (typedEncode != null && typedDecode != null) t.add("typed-decode");
+        if (typedEncode != null && typedAccess != null) t.add("typed-access");
         return t;
     }
 
@@ -79,6 +127,8 @@ public final class Bench {
         return switch (test) {
             case "write" -> "hash-data";
             case "incremental" -> "hash-events";
+            case "typed-encode" -> "hash-data-typed";
+            case "typed-decode", "typed-access" -> "hash-typed";
             default -> "hash-object";
         };
     }

@@ -17,6 +17,10 @@ final class Cell {
     private Model.Events events; // hash-events
     private Bench.Encoder encoder; // write rows
     private final StreamHasher hasher = new StreamHasher();
+    private List<Bench> all = List.of(); // every benchmark (the typed baselines' wire comes from the rows)
+    Typed.Records records; // typed tests: the native records, loaded outside the loop
+    private byte[] wire; // typed-decode/access: the row's own encoding; typed baselines: the shortest
+    private Bench.Encoder typedEncoder; // typed-encode rows
 
     Cell(Bench b, String test, String fmt) {
         this.bench = b;
@@ -39,12 +43,17 @@ final class Cell {
     static String measures(Bench b, String test) {
         if (b.isBaseline()) {
             return switch (b.id) {
+                case "hash-data-typed" -> "hash of the records' encoding in the format (the shortest any row makes, made outside the loop)";
+                case "hash-typed" -> "copy the format's encoding (byte[] clone) + typed hash of the prebuilt native records";
                 case "hash-data" -> "hash of the input file's bytes (what a write row does with its output)";
                 case "hash-events" -> "copy input (byte[] clone) + the document's prebuilt parse events replayed into the streaming hash";
                 default -> "copy input (byte[] clone) + TreeWalk hash of the harness's prebuilt tree";
             };
         }
         return switch (test) {
+            case "typed-encode" -> "encode the native records (prepared outside the loop) + hash of the output bytes; the output is decoded by the same library and hashed once, outside the loop";
+            case "typed-decode" -> "copy the library's own encoding (byte[] clone) + decode into native records (or the library's generated types) + typed hash walk";
+            case "typed-access" -> "copy the library's own encoding (byte[] clone) + open the library's view + read every field through it with the typed hash";
             case "write" -> "encode from the harness's tree (library calls driven by an iterative walk) + hash of the output bytes; the output is decoded with the reference decoder and hashed once, outside the loop";
             case "tree" -> "copy input (byte[] clone) + parse to the library's tree + TreeWalk hash over it";
             default -> "copy input (byte[] clone) + streaming/pull parse feeding the streaming hash (no tree)";
@@ -61,13 +70,18 @@ final class Cell {
             System.err.println(id + " does not support " + test + " on " + fmt);
             return null;
         }
-        return new Cell(b, test, fmt);
+        Cell c = new Cell(b, test, fmt);
+        c.all = benches;
+        return c;
     }
 
     static String describe(Throwable e) {
         String name = e.getClass().getSimpleName();
         if (e instanceof StackOverflowError) return "library overflowed the stack (StackOverflowError)";
         if (e instanceof OutOfMemoryError) return "library ran out of memory (" + e.getMessage() + ")";
+        // a library class whose static initialiser threw (LinkageError covers the first failure and the
+        // NoClassDefFoundError of every later use)
+        if (e instanceof ExceptionInInitializerError && e.getCause() != null) return "library failed to initialise: " + describe(e.getCause());
         String msg = e.getMessage();
         if (msg == null) return name;
         msg = msg.replace('\n', ' ');
@@ -83,7 +97,60 @@ final class Cell {
         }
     }
 
+    boolean typed() {
+        return test.startsWith("typed-");
+    }
+
+    /** The typed dataset's records; a file that is not one is the input's fault (exit 6). */
+    static Typed.Records loadTyped(byte[] data) throws Fail {
+        try {
+            return Typed.load(data);
+        } catch (Typed.BadInput e) {
+            throw new Fail(Main.EXIT_INPUT, e.getMessage());
+        }
+    }
+
+    /**
+     * The records encoded in a typed wire format, for the baselines: the shortest encoding any row
+     * of this harness makes in that format (rows sharing a format id may write different layouts,
+     * and a baseline must never copy or hash more bytes than a row it is subtracted from does).
+     */
+    static byte[] typedWire(List<Bench> benches, String fmt, Typed.Records r) throws Fail {
+        byte[] best = null;
+        String lastErr = "no typed encoder for " + fmt;
+        for (Bench b : benches) {
+            if (b.typedEncode == null || !b.formats.contains(fmt)) continue;
+            try {
+                byte[] w = b.typedEncode.prepare(fmt, r).encode();
+                if (best == null || w.length < best.length) best = w;
+            } catch (Exception | StackOverflowError | OutOfMemoryError | LinkageError e) {
+                // a library that cannot carry these records (bson and uint64) has no row to match here
+                lastErr = describe(e);
+            }
+        }
+        if (best == null) throw new Fail(Main.EXIT_REJECTED, lastErr);
+        return best;
+    }
+
+    private void prepareTyped(byte[] data) throws Fail {
+        records = loadTyped(data);
+        if (bench.isBaseline()) {
+            wire = typedWire(all, fmt, records);
+            return;
+        }
+        try {
+            typedEncoder = bench.typedEncode.prepare(fmt, records);
+            if (!test.equals("typed-encode")) wire = typedEncoder.encode();
+        } catch (Exception | StackOverflowError | OutOfMemoryError | LinkageError e) {
+            throw new Fail(Main.EXIT_REJECTED, describe(e));
+        }
+    }
+
     void prepare(byte[] data) throws Fail {
+        if (typed()) {
+            prepareTyped(data);
+            return;
+        }
         if (bench.isBaseline()) {
             if (bench.id.equals("hash-data")) return;
             doc = reference(data);
@@ -106,7 +173,31 @@ final class Cell {
         }
     }
 
+    private Checked checkTyped() throws Fail {
+        if (bench.isBaseline()) return new Checked(Typed.hash(records), null);
+        try {
+            if (test.equals("typed-encode")) {
+                byte[] out = typedEncoder.encode();
+                Bench.TypedDecode dec = bench.typedDecode != null ? bench.typedDecode : bench.typedAccess;
+                long h;
+                try {
+                    h = dec.decode(fmt, records.schema(), out.clone());
+                } catch (Exception | StackOverflowError | OutOfMemoryError | LinkageError e) {
+                    throw new Fail(Main.EXIT_REJECTED, "cannot decode its own output: " + describe(e));
+                }
+                return new Checked(h, out);
+            }
+            Bench.TypedDecode dec = test.equals("typed-access") ? bench.typedAccess : bench.typedDecode;
+            return new Checked(dec.decode(fmt, records.schema(), wire.clone()), null);
+        } catch (Fail f) {
+            throw f;
+        } catch (Exception | StackOverflowError | OutOfMemoryError | LinkageError e) {
+            throw new Fail(Main.EXIT_REJECTED, describe(e));
+        }
+    }
+
     Checked check(byte[] data) throws Fail {
+        if (typed()) return checkTyped();
         try {
             if (bench.isBaseline()) {
                 if (bench.id.equals("hash-data")) return new Checked(Model.hash(reference(data)), null);
@@ -142,7 +233,28 @@ final class Cell {
         }
     }
 
+    private Measure.Op typedOp() {
+        byte[] w = wire;
+        Typed.Schema s = records.schema();
+        String f = fmt;
+        if (bench.isBaseline()) {
+            if (bench.id.equals("hash-data-typed")) return () -> Hash.ofOutput(w);
+            Typed.Records r = records;
+            return () -> {
+                byte[] copy = w.clone();
+                return Typed.hash(r) ^ copy.length;
+            };
+        }
+        if (test.equals("typed-encode")) {
+            Bench.Encoder enc = typedEncoder;
+            return () -> Hash.ofOutput(enc.encode());
+        }
+        Bench.TypedDecode dec = test.equals("typed-access") ? bench.typedAccess : bench.typedDecode;
+        return () -> dec.decode(f, s, w.clone());
+    }
+
     Measure.Op timedOp(byte[] data) {
+        if (typed()) return typedOp();
         if (bench.isBaseline()) {
             switch (bench.id) {
                 case "hash-data":
