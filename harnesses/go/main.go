@@ -23,6 +23,7 @@ import (
 	"serbench/harnesses/go/internal/hash"
 	"serbench/harnesses/go/internal/measure"
 	"serbench/harnesses/go/internal/refdec"
+	"serbench/harnesses/go/internal/typed"
 )
 
 // Exit codes (spec/protocol.md).
@@ -97,6 +98,12 @@ func measures(test string) string {
 		return "encode the harness's object (map[string]any tree) + hash of the output bytes; the output is decoded with the reference decoder and hashed once, outside the loop"
 	case "tree":
 		return "copy input + decode to the library's tree + walk it with the hash (GC included)"
+	case "typed-encode":
+		return "encode the native records (prepared outside the loop) + hash of the output bytes; the output is decoded by the same library and hashed once, outside the loop (GC included)"
+	case "typed-decode":
+		return "copy the library's own encoding (into a 16-byte aligned buffer) + decode into native records (or the library's generated types) + typed hash walk (GC included)"
+	case "typed-access":
+		return "copy the library's own encoding (into a 16-byte aligned buffer) + open the zero-copy view + read every field through it with the typed hash (GC included)"
 	}
 	return "copy input + streaming/pull parse feeding the hash, no tree (GC included)"
 }
@@ -214,6 +221,10 @@ type cell struct {
 	events []hash.Event      // hash-events
 	own    *adapters.OwnFormat
 	stream hash.Stream
+	// typed tests: the records, the row's decoder (or accessor) and the bytes a read starts from
+	records *typed.Records
+	tdecode adapters.TypedDecodeFn
+	wire    []byte
 }
 
 func reference(format string, data []byte) (any, *failure) {
@@ -225,6 +236,9 @@ func reference(format string, data []byte) (any, *failure) {
 }
 
 func prepare(b *adapters.Bench, test, format string, data []byte) (*cell, *failure) {
+	if strings.HasPrefix(test, "typed-") {
+		return prepareTyped(b, test, format, data)
+	}
 	c := &cell{format: format, data: data}
 	switch {
 	case b.IsBaseline() && test == "write":
@@ -281,9 +295,85 @@ func prepare(b *adapters.Bench, test, format string, data []byte) (*cell, *failu
 	return c, nil
 }
 
+// typedInput loads a typed dataset file (the file's failure: exit 6).
+func typedInput(data []byte) (*typed.Records, *failure) {
+	r, err := typed.Load(data)
+	if err != nil {
+		return nil, &failure{exitInput, err.Error()}
+	}
+	return r, nil
+}
+
+// prepareTyped prepares a typed cell (spec/typed.md): the native records from the JSON file, and
+// for reads the library's own encoding of them, made here, outside the loop.
+func prepareTyped(b *adapters.Bench, test, format string, data []byte) (*cell, *failure) {
+	r, f := typedInput(data)
+	if f != nil {
+		return nil, f
+	}
+	c := &cell{format: format, records: r}
+	if b.IsBaseline() {
+		wire, err := adapters.TypedWire(format, r)
+		if err != nil {
+			return nil, libraryFail(err)
+		}
+		c.kind, c.wire = "hash-data-typed", wire
+		if test != "typed-encode" {
+			c.kind = "hash-typed"
+		}
+		return c, nil
+	}
+	t := b.Typed
+	enc, err := adapters.Lib(func() (adapters.Encoder, error) { return t.Encoder(format, r) })
+	if err != nil {
+		return nil, libraryFail(fmt.Errorf("cannot prepare the records: %w", err))
+	}
+	if test == "typed-encode" {
+		c.kind, c.encode, c.tdecode = "typed-encode", enc, t.Decode
+		if c.tdecode == nil {
+			c.tdecode = t.Access
+		}
+		return c, nil
+	}
+	wire, err := adapters.Lib(enc)
+	if err != nil {
+		return nil, libraryFail(fmt.Errorf("cannot encode the records: %w", err))
+	}
+	c.kind, c.wire, c.tdecode = "typed-read", wire, t.Decode
+	if test == "typed-access" {
+		c.tdecode = t.Access
+	}
+	return c, nil
+}
+
+// typedRead runs the row's decoder (or accessor) on a fresh aligned copy of the bytes; the whole
+// function calls the library (its walk reads the library's types), so it runs under adapters.Lib.
+func (c *cell) typedRead(wire []byte) (uint64, error) {
+	in := adapters.AlignedCopy(wire)
+	return adapters.Lib(func() (uint64, error) { return c.tdecode(c.format, c.records.Schema, in) })
+}
+
 // check is the correctness check (protocol run step 2): the hash, and the output (write tests).
 func (c *cell) check() (uint64, []byte, *failure) {
 	switch c.kind {
+	case "typed-encode":
+		out, err := adapters.Lib(c.encode)
+		if err != nil {
+			return 0, nil, libraryFail(err)
+		}
+		h, err := c.typedRead(out)
+		if err != nil {
+			return 0, nil, &failure{exitRejected, "the library cannot decode its own output: " + err.Error()}
+		}
+		return h, out, nil
+	case "typed-read":
+		h, err := c.typedRead(c.wire)
+		if err != nil {
+			return 0, nil, libraryFail(err)
+		}
+		return h, nil, nil
+	case "hash-data-typed", "hash-typed":
+		return c.records.Hash(), nil, nil
 	case "decode":
 		h, err := c.decodeCopy()
 		if err != nil {
@@ -355,7 +445,16 @@ func (c *cell) op() measure.Op {
 	switch c.kind {
 	case "decode":
 		return c.decodeCopy
-	case "write", "own-write":
+	case "typed-read":
+		return func() (uint64, error) { return c.typedRead(c.wire) }
+	case "hash-data-typed":
+		return func() (uint64, error) { return hash.Bin(c.wire), nil }
+	case "hash-typed":
+		return func() (uint64, error) {
+			copySink = adapters.AlignedCopy(c.wire)
+			return c.records.Hash(), nil
+		}
+	case "write", "own-write", "typed-encode":
 		return func() (uint64, error) {
 			out, err := adapters.Lib(c.encode)
 			if err != nil {
@@ -495,8 +594,8 @@ func cmdRun(argv []string) int {
 	if iterSet && *o.iters == 0 {
 		return usage("--iterations must be at least 1")
 	}
-	if *o.latency {
-		fmt.Fprintln(os.Stderr, "--latency applies to typed-encode and typed-decode only (no typed rows in this harness yet)")
+	if *o.latency && (b.IsBaseline() || b.Typed == nil || b.Typed.One == nil || (*o.test != "typed-encode" && *o.test != "typed-decode")) {
+		fmt.Fprintf(os.Stderr, "--latency applies to typed-encode and typed-decode of a row with a one-record codec, not %s %s\n", b.ID, *o.test)
 		return exitUnsupported
 	}
 	data, err := os.ReadFile(*o.file)
@@ -515,7 +614,7 @@ func cmdRun(argv []string) int {
 	}
 	expect := strings.ToLower(*o.expect)
 	outputFile := ""
-	if *o.test == "write" {
+	if *o.test == "write" || *o.test == "typed-encode" {
 		outputFile = *o.output
 	}
 	if !*o.noCheck || outputFile != "" {
@@ -532,8 +631,11 @@ func cmdRun(argv []string) int {
 		if !*o.noCheck {
 			got := hash.Hex64(h)
 			row := map[string]any{"ok": got == expect, "hash": got, "expected": expect}
-			if *o.test == "write" {
-				row["output_bytes"] = len(output)
+			if *o.test == "write" || *o.test == "typed-encode" {
+				row["output_bytes"] = nil // baselines write nothing (null, as the other harnesses)
+				if output != nil {
+					row["output_bytes"] = len(output)
+				}
 			}
 			if got != expect {
 				row["reason"] = fmt.Sprintf("hash %s != expected %s", got, expect)
@@ -542,6 +644,9 @@ func cmdRun(argv []string) int {
 			}
 			out.row("check", row)
 		}
+	}
+	if *o.latency {
+		return runLatency(b, c, *o.test, *o.budgetMs, !*o.noCheck, out)
 	}
 	out.row("info", map[string]any{"measures": measures(*o.test), "runtime": runtimeInfo(), "cpu_ns_note": "null: Go's collector and scheduler run on other threads, so one thread's CPU time is not the operation's"})
 	op := c.op()
@@ -572,6 +677,64 @@ func cmdRun(argv []string) int {
 	for _, s := range samples {
 		out.row("sample", map[string]any{"iterations": s.Iterations, "wall_ns": s.WallNs, "cpu_ns": nil})
 	}
+	return exitOK
+}
+
+// runLatency is `run --latency` (protocol step 7): one record at a time, each operation timed
+// into the log-bucketed histogram; writes one `latency` row.
+func runLatency(b *adapters.Bench, c *cell, test string, budgetMs uint64, verify bool, out *results) int {
+	n := c.records.Len()
+	if n == 0 {
+		out.row("error", map[string]any{"reason": "the dataset has no records (a typed dataset for --latency needs one)"})
+		return exitInput
+	}
+	codec, err := adapters.Lib(func() (*adapters.OneCodec, error) { return b.Typed.One(c.format, c.records) })
+	wires := make([][]byte, n)
+	for i := 0; err == nil && i < n; i++ {
+		wires[i], err = adapters.Lib(func() ([]byte, error) { return codec.Encode(i) })
+	}
+	if err != nil {
+		out.row("error", map[string]any{"reason": err.Error()})
+		return exitRejected
+	}
+	if verify {
+		// every record round-trips on its own (outside the timed pass)
+		want := c.records.RecordHashes()
+		for i, w := range wires {
+			in := adapters.AlignedCopy(w)
+			h, err := adapters.Lib(func() (uint64, error) { return codec.Decode(in) })
+			if err != nil {
+				out.row("error", map[string]any{"reason": fmt.Sprintf("record %d: %v", i, err)})
+				return exitRejected
+			}
+			if h != want[i] {
+				got, exp := hash.Hex64(h), hash.Hex64(want[i])
+				out.row("check", map[string]any{"ok": false, "hash": got, "expected": exp, "reason": fmt.Sprintf("record %d: hash %s != %s", i, got, exp)})
+				return exitMismatch
+			}
+		}
+	}
+	what := "copy one record's encoding (aligned) + decode it + typed hash of the record"
+	op := func(i int) (uint64, error) {
+		in := adapters.AlignedCopy(wires[i])
+		return adapters.Lib(func() (uint64, error) { return codec.Decode(in) })
+	}
+	if test == "typed-encode" {
+		what = "encode one record (prepared outside the loop) + hash of its bytes"
+		op = func(i int) (uint64, error) {
+			w, err := adapters.Lib(func() ([]byte, error) { return codec.Encode(i) })
+			return hash.Bin(w), err
+		}
+	}
+	out.row("info", map[string]any{"measures": what, "runtime": runtimeInfo(), "records": n,
+		"histogram": "log buckets 2^k*(1+j/64), j<64; percentiles report the bucket's highest value (capped at max)"})
+	h, err := measure.Latency(op, n, budgetMs*1_000_000, 100_000)
+	if err != nil {
+		out.row("error", map[string]any{"reason": err.Error()})
+		return exitRejected
+	}
+	out.row("latency", map[string]any{"count": h.Count(), "p50_ns": h.Percentile(0.5), "p99_ns": h.Percentile(0.99),
+		"p999_ns": h.Percentile(0.999), "p9999_ns": h.Percentile(0.9999), "max_ns": h.Max()})
 	return exitOK
 }
 
@@ -684,6 +847,9 @@ func selftest(dir string, w io.Writer) (pass, fail, skip int, err error) {
 	for _, v := range index.Vectors {
 		for _, b := range adapters.All() {
 			for _, test := range b.Tests() {
+				if strings.HasPrefix(test, "typed-") {
+					continue // the vectors are schemaless documents: typed tests are covered by go test
+				}
 				for _, format := range b.Formats {
 					file, ok := v.Files[format]
 					if !ok {

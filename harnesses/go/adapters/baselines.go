@@ -15,5 +15,11 @@ func init() {
 		Bench{ID: "hash-events", Library: "serbench-go", Module: HarnessModule, Formats: refdec.Formats,
 			BaselineFor: []string{"incremental"},
 			Notes:       "incremental baseline: copies the input and replays a prebuilt list of the document's parse events through the streaming hash (hash.Stream), as token-reader rows feed theirs"},
+		Bench{ID: "hash-data-typed", Library: "serbench-go", Module: HarnessModule, Formats: TypedFormats,
+			BaselineFor: []string{"typed-encode"},
+			Notes:       "typed-encode baseline: hashes the records' encoding in the format (the shortest any row of this harness makes, once), never more bytes than a row hashes"},
+		Bench{ID: "hash-typed", Library: "serbench-go", Module: HarnessModule, Formats: TypedFormats,
+			BaselineFor: []string{"typed-decode", "typed-access"},
+			Notes:       "typed-decode and typed-access baseline: copies the records' encoding in the format (the shortest any row makes, into a 16-byte aligned buffer, as the rows do) and hashes the prebuilt native records with the typed hash the rows use"},
 	)
 }

@@ -66,6 +66,8 @@ type Bench struct {
 	BaselineOverride map[string]string
 	// Own is set on rows of a format that only this library has (go-codec's Binc and Simple).
 	Own *OwnFormat
+	// Typed is set on typed rows (spec/typed.md); their Formats are typed wire format ids.
+	Typed *Typed
 }
 
 // OwnFormat is a format no corpus file is written in. Its rows read the document from a corpus
@@ -93,6 +95,9 @@ func (b *Bench) Tests() []string {
 	}
 	if b.Incremental != nil {
 		t = append(t, "incremental")
+	}
+	if b.Typed != nil {
+		t = append(t, b.Typed.Tests...)
 	}
 	return t
 }
@@ -136,13 +141,19 @@ func (b *Bench) Supports(test, format string) bool {
 // DefaultBaseline is the baseline a row of test subtracts unless it says otherwise
 // (spec/fairness.md rule 5): tree rows walk a decoded tree with hash.Any, as hash-object walks
 // the harness's tree; incremental rows feed the streaming form from parse events, as hash-events
-// replays a prebuilt event list; write rows hash their output bytes, as hash-data hashes the input.
+// replays a prebuilt event list; write rows hash their output bytes, as hash-data hashes the input;
+// typed rows hash native records with the typed hash (hash-typed) or hash their encoding
+// (hash-data-typed).
 func DefaultBaseline(test string) string {
 	switch test {
 	case "write":
 		return "hash-data"
 	case "incremental":
 		return "hash-events"
+	case "typed-encode":
+		return "hash-data-typed"
+	case "typed-decode", "typed-access":
+		return "hash-typed"
 	}
 	return "hash-object"
 }
@@ -204,12 +215,13 @@ func Register(rows ...Bench) { registry = append(registry, rows...) }
 
 // Order is the listing order of the libraries: the go-codec handles first (the reference of the
 // Go serialization field, issue 14), then the standard library, the other MessagePack, CBOR and
-// BSON codecs, the JSON libraries, and the JSON readers without a write. A library missing here
-// is listed after these, by id.
+// BSON codecs, the JSON libraries, the JSON readers without a write, and the schema-first formats
+// (typed rows only). A library missing here is listed after these, by id.
 var Order = []string{
-	"go-codec", "encoding/json",
+	"go-codec", "encoding/json", "encoding/gob",
 	"vmihailenco/msgpack", "tinylib/msgp", "shamaton/msgpack", "fxamacker/cbor", "mongo-driver/bson",
-	"json-iterator", "goccy/go-json", "segmentio/encoding", "sonic", "fastjson", "buger/jsonparser",
+	"json-iterator", "goccy/go-json", "segmentio/encoding", "sonic", "mailru/easyjson", "fastjson", "buger/jsonparser",
+	"google.golang.org/protobuf", "vtprotobuf", "flatbuffers",
 }
 
 // All is every benchmark: the baselines first, then the libraries in Order, each library's rows

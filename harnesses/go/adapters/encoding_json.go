@@ -27,6 +27,9 @@ func init() {
 		Bench{ID: "encoding-json-token" + suffix, Library: "encoding/json", Formats: JSON,
 			Notes:       "standard library (" + built + ") pull reader: Decoder.Token() with UseNumber, each token fed to the streaming hash (no tree)",
 			Incremental: stdJSONTokens},
+		Bench{ID: "encoding-json-typed" + suffix, Library: "encoding/json", Formats: []string{"json"},
+			Notes: "standard library (" + built + "), reflection over the native structs with json tags: json.Marshal / json.Unmarshal of the record slice; Side as its name (TextMarshaler), u8s ([]uint8 = []byte) as base64 as encoding/json writes every byte slice",
+			Typed: ReflectTyped(json.Marshal, json.Unmarshal)},
 	)
 }
 

@@ -29,5 +29,9 @@ func init() {
 		Write: func(_ string, v any) (Encoder, error) {
 			return func() ([]byte, error) { return em.Marshal(v) }, nil
 		},
+	}, Bench{ID: "fxamacker-cbor-typed", Library: "fxamacker/cbor", Module: "github.com/fxamacker/cbor/v2",
+		Formats: CBOR,
+		Notes:   "reflection over the native structs (json tag names), default modes: cbor.Marshal / cbor.Unmarshal of the record slice; structs as maps, Side as its number, u8s ([]uint8) as a byte string",
+		Typed:   ReflectTyped(cbor.Marshal, cbor.Unmarshal),
 	})
 }

@@ -28,5 +28,8 @@ func init() {
 			return hash.Any(v)
 		},
 		Write: MarshalWrite(gojson.Marshal, gojson.MarshalIndent),
+	}, Bench{ID: "goccy-json-typed", Library: "goccy/go-json", Module: "github.com/goccy/go-json", Formats: []string{"json"},
+		Notes: "reflection over the native structs with json tags: Marshal / Unmarshal of the record slice; Side as its name (TextMarshaler), u8s ([]uint8) as base64",
+		Typed: ReflectTyped(gojson.Marshal, gojson.Unmarshal),
 	})
 }

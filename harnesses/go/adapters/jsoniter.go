@@ -36,6 +36,11 @@ func init() {
 		Tree:  UnmarshalTree(api.Unmarshal),
 		Write: MarshalWrite(api.Marshal, api.MarshalIndent),
 	})
+	typedAPI := jsoniter.ConfigCompatibleWithStandardLibrary
+	Register(Bench{ID: "jsoniter-typed", Library: "json-iterator", Module: "github.com/json-iterator/go", Formats: []string{"json"},
+		Notes: "reflection over the native structs with json tags, ConfigCompatibleWithStandardLibrary: Marshal / Unmarshal of the record slice; Side as its name (TextMarshaler), u8s ([]uint8) as base64",
+		Typed: ReflectTyped(typedAPI.Marshal, typedAPI.Unmarshal),
+	})
 }
 
 // jsoniterHash hashes the next value of the iterator; errors are left in it.Error. Recursion is

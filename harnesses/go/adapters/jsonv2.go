@@ -35,6 +35,9 @@ func init() {
 			Notes:       "standard library v2 token reader, GOEXPERIMENT=jsonv2 (" + Binary + "): jsontext.Decoder.ReadToken (duplicate names and invalid UTF-8 rejected, as v2 does by default), numbers from their raw text, into the streaming hash",
 			Incremental: jsontextTokens,
 		},
+		Bench{ID: "jsonv2-typed", Library: "encoding/json/v2", Formats: []string{"json"},
+			Notes: "standard library v2 API, GOEXPERIMENT=jsonv2 (" + Binary + "), reflection over the native structs with json tags: json.Marshal / json.Unmarshal of the record slice with default options; Side as its name (TextMarshaler), u8s ([]uint8) as base64",
+			Typed: ReflectTyped(func(v any) ([]byte, error) { return jsonv2.Marshal(v) }, func(d []byte, v any) error { return jsonv2.Unmarshal(d, v) })},
 	)
 }
 

@@ -26,5 +26,8 @@ func init() {
 			return hash.Any(v)
 		},
 		Write: MarshalWrite(segjson.Marshal, segjson.MarshalIndent),
+	}, Bench{ID: "segmentio-json-typed", Library: "segmentio/encoding", Module: "github.com/segmentio/encoding", Formats: []string{"json"},
+		Notes: "reflection over the native structs with json tags: json.Marshal / json.Unmarshal of the record slice; Side as its name (TextMarshaler), u8s ([]uint8) as base64",
+		Typed: ReflectTyped(segjson.Marshal, segjson.Unmarshal),
 	})
 }

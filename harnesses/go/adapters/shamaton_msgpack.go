@@ -14,5 +14,8 @@ func init() {
 		Write: func(_ string, v any) (Encoder, error) {
 			return func() ([]byte, error) { return msgpack.Marshal(v) }, nil
 		},
+	}, Bench{ID: "shamaton-msgpack-typed", Library: "shamaton/msgpack", Module: "github.com/shamaton/msgpack/v2", Formats: Msgpack,
+		Notes: "reflection over the native structs with msgpack tags: msgpack.Marshal / msgpack.Unmarshal of the record slice; structs as maps (the default), Side as its number, u8s ([]uint8) as bin",
+		Typed: ReflectTyped(msgpack.Marshal, msgpack.Unmarshal),
 	})
 }

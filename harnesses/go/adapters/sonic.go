@@ -21,5 +21,11 @@ func init() {
 	Register(
 		row("sonic", "JIT; ConfigDefault's settings plus UseNumber (strings may share the input buffer, no string validation, map keys unsorted); tree: Unmarshal into any; write: Marshal of the map[string]any tree", def),
 		row("sonic-std", "JIT; ConfigStd's settings (std-compatible: copied strings, validated UTF-8, sorted keys, HTML escaped) plus UseNumber; tree: Unmarshal into any; write: Marshal of the map[string]any tree", std),
+		Bench{ID: "sonic-typed", Library: "sonic", Module: "github.com/bytedance/sonic", Formats: []string{"json"},
+			Notes: "JIT over the native structs with json tags, ConfigDefault's settings: Marshal / Unmarshal of the record slice; Side as its name (TextMarshaler), u8s ([]uint8) as base64",
+			Typed: ReflectTyped(sonic.ConfigDefault.Marshal, sonic.ConfigDefault.Unmarshal)},
+		Bench{ID: "sonic-std-typed", Library: "sonic", Module: "github.com/bytedance/sonic", Formats: []string{"json"},
+			Notes: "JIT over the native structs with json tags, ConfigStd's settings (std-compatible): Marshal / Unmarshal of the record slice; Side as its name, u8s as base64",
+			Typed: ReflectTyped(sonic.ConfigStd.Marshal, sonic.ConfigStd.Unmarshal)},
 	)
 }

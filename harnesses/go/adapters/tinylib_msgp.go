@@ -7,10 +7,13 @@ import (
 
 	"github.com/tinylib/msgp/msgp"
 
+	"serbench/harnesses/go/internal/gen/msgpgen"
 	"serbench/harnesses/go/internal/hash"
+	"serbench/harnesses/go/internal/typed"
 )
 
-// github.com/tinylib/msgp: its schemaless runtime API (no generated code in these rows).
+// github.com/tinylib/msgp: its schemaless runtime API (no generated code in those rows), and its
+// code generator's methods (msgp-typed, codegen).
 func init() {
 	Register(
 		Bench{ID: "msgp-intf", Library: "tinylib/msgp", Module: "github.com/tinylib/msgp", Formats: Msgpack,
@@ -33,7 +36,77 @@ func init() {
 			Notes:       "raw token reader, no tree: msgp.NextType then Read*Bytes (strings and binary zero-copy, ReadStringZC / ReadBytesZC) into the streaming hash",
 			Incremental: msgpTokens,
 		},
+		Bench{ID: "msgp-typed", Library: "tinylib/msgp", Module: "github.com/tinylib/msgp", Formats: Msgpack,
+			Notes: "codegen: the msgp generator's MarshalMsg(nil) / UnmarshalMsg on a copy of the native records (internal/gen/msgpgen, regen-schemas.sh, viewed in place), the rest must be empty; structs as maps, Side as its number, u8s as bin",
+			Typed: msgpTyped},
 	)
+}
+
+// msgpTyped: the generated methods of the record slices (Products, Trades, Nesteds) and records.
+var msgpTyped = &Typed{
+	Tests: EncDec,
+	Encoder: func(_ string, r *typed.Records) (Encoder, error) {
+		var m msgp.Marshaler
+		switch r.Schema {
+		case typed.ProductSchema:
+			m = msgpgen.Products(View[msgpgen.Product](r.Products))
+		case typed.TradeSchema:
+			m = msgpgen.Trades(View[msgpgen.Trade](r.Trades))
+		default:
+			m = msgpgen.Nesteds(View[msgpgen.Nested](r.Nested))
+		}
+		return func() ([]byte, error) { return m.MarshalMsg(nil) }, nil
+	},
+	Decode: func(_ string, s typed.Schema, data []byte) (uint64, error) {
+		switch s {
+		case typed.ProductSchema:
+			var v msgpgen.Products
+			err := msgpAll(v.UnmarshalMsg(data))
+			return typed.HashProducts(View[typed.Product](v)), err
+		case typed.TradeSchema:
+			var v msgpgen.Trades
+			err := msgpAll(v.UnmarshalMsg(data))
+			return typed.HashTrades(View[typed.Trade](v)), err
+		}
+		var v msgpgen.Nesteds
+		err := msgpAll(v.UnmarshalMsg(data))
+		return typed.HashNesteds(View[typed.Nested](v)), err
+	},
+	One: func(_ string, r *typed.Records) (*OneCodec, error) {
+		c := &OneCodec{}
+		switch r.Schema {
+		case typed.ProductSchema:
+			c.Encode = func(i int) ([]byte, error) { return ViewOf[msgpgen.Product](&r.Products[i]).MarshalMsg(nil) }
+			c.Decode = func(d []byte) (uint64, error) {
+				var v msgpgen.Product
+				err := msgpAll(v.UnmarshalMsg(d))
+				return typed.HashProduct(ViewOf[typed.Product](&v)), err
+			}
+		case typed.TradeSchema:
+			c.Encode = func(i int) ([]byte, error) { return ViewOf[msgpgen.Trade](&r.Trades[i]).MarshalMsg(nil) }
+			c.Decode = func(d []byte) (uint64, error) {
+				var v msgpgen.Trade
+				err := msgpAll(v.UnmarshalMsg(d))
+				return typed.HashTrade(ViewOf[typed.Trade](&v)), err
+			}
+		default:
+			c.Encode = func(i int) ([]byte, error) { return ViewOf[msgpgen.Nested](&r.Nested[i]).MarshalMsg(nil) }
+			c.Decode = func(d []byte) (uint64, error) {
+				var v msgpgen.Nested
+				err := msgpAll(v.UnmarshalMsg(d))
+				return typed.HashNested(ViewOf[typed.Nested](&v)), err
+			}
+		}
+		return c, nil
+	},
+}
+
+// msgpAll is UnmarshalMsg's error, or errTrailing when bytes are left over.
+func msgpAll(rest []byte, err error) error {
+	if err == nil && len(rest) != 0 {
+		return errTrailing
+	}
+	return err
 }
 
 // msgpTokens pulls tokens with msgp's Read*Bytes functions into the streaming hash. Container

@@ -80,4 +80,26 @@ func init() {
 			Notes: notes + "; SimpleHandle: go-codec's Simple encoding, a" + ownNotes,
 			Own:   own("simple", sp), Tree: tree(sp), Write: write(sp, sp)},
 	)
+	// typed rows: their own handles (the schemaless rows' MapType does not apply to structs)
+	typedRow := func(h codec.Handle) *Typed {
+		return ReflectTyped(func(v any) ([]byte, error) {
+			var out []byte
+			err := codec.NewEncoderBytes(&out, h).Encode(v)
+			return out, err
+		}, func(d []byte, v any) error { return codec.NewDecoderBytes(d, h).Decode(v) })
+	}
+	tmp := &codec.MsgpackHandle{}
+	tmp.WriteExt = true
+	const typedNotes = "reflection over the native structs (codec tags), a fresh Encoder/Decoder per operation (NewEncoderBytes / NewDecoderBytes); structs as maps (the default)"
+	Register(
+		Bench{ID: "go-codec-msgpack-typed", Library: "go-codec", Module: "github.com/ugorji/go/codec", Formats: Msgpack,
+			Notes: typedNotes + "; MsgpackHandle with WriteExt; Side as its number (binary handles ignore TextMarshaler), u8s as bin",
+			Typed: typedRow(tmp)},
+		Bench{ID: "go-codec-cbor-typed", Library: "go-codec", Module: "github.com/ugorji/go/codec", Formats: CBOR,
+			Notes: typedNotes + "; CborHandle; u8s as a byte string",
+			Typed: typedRow(&codec.CborHandle{})},
+		Bench{ID: "go-codec-json-typed", Library: "go-codec", Module: "github.com/ugorji/go/codec", Formats: []string{"json"},
+			Notes: typedNotes + "; JsonHandle; Side as its name (TextMarshaler), u8s as base64",
+			Typed: typedRow(&codec.JsonHandle{})},
+	)
 }

@@ -27,6 +27,11 @@ func init() {
 			return func() ([]byte, error) { return msgpack.Marshal(v) }, nil
 		},
 	})
+	Register(Bench{ID: "vmihailenco-msgpack-typed", Library: "vmihailenco/msgpack", Module: "github.com/vmihailenco/msgpack/v5",
+		Formats: Msgpack,
+		Notes:   "reflection over the native structs with msgpack tags: msgpack.Marshal / msgpack.Unmarshal of the record slice; structs as maps (the library's default), Side as its name (TextMarshaler), u8s ([]uint8) as bin",
+		Typed:   ReflectTyped(msgpack.Marshal, msgpack.Unmarshal),
+	})
 }
 
 // vmihailencoPull reads the document token by token with the Decoder's typed Decode* methods,

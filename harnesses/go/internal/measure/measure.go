@@ -5,6 +5,8 @@
 package measure
 
 import (
+	"math"
+	"math/bits"
 	"runtime"
 	"time"
 )
@@ -112,4 +114,95 @@ func Allocs(op Op) (allocsPerOp, bytesPerOp float64, err error) {
 	Sink += acc
 	n := float64(AllocIterations)
 	return float64(m1.Mallocs-m0.Mallocs) / n, float64(m1.TotalAlloc-m0.TotalAlloc) / n, nil
+}
+
+// Histogram is the log-bucketed latency histogram of the --latency pass (spec/protocol.md step 7):
+// 64 sub-buckets per power of two, so a bucket's highest value is within 1.6% of any value in it
+// (exact below 64 ns), as the Rust harness's.
+type Histogram struct {
+	counts     [64 << histSub]uint64
+	count, max uint64
+}
+
+const histSub = 6
+
+func histIndex(v uint64) int {
+	if v == 0 {
+		return 0 // shares bucket 0 with 1 ns
+	}
+	k := uint(63 - bits.LeadingZeros64(v))
+	var j uint64
+	if k >= histSub {
+		j = (v >> (k - histSub)) & 63
+	} else {
+		j = (v << (histSub - k)) & 63
+	}
+	return int(k)<<histSub | int(j)
+}
+
+// histHighest is the highest value that falls in bucket i.
+func histHighest(i int) uint64 {
+	k, j := uint(i>>histSub), uint64(i&63)
+	if k >= histSub {
+		return ((65 + j) << (k - histSub)) - 1
+	}
+	return ((64 + j) << k) >> histSub
+}
+
+// Record adds one operation's time.
+func (h *Histogram) Record(ns uint64) {
+	h.counts[histIndex(ns)]++
+	h.count++
+	h.max = max(h.max, ns)
+}
+
+// Count is the number of operations recorded.
+func (h *Histogram) Count() uint64 { return h.count }
+
+// Max is the slowest operation.
+func (h *Histogram) Max() uint64 { return h.max }
+
+// Percentile is the value at quantile q (0 < q <= 1): the highest value of the bucket holding the
+// ceil(q*count)-th smallest operation, capped at the maximum.
+func (h *Histogram) Percentile(q float64) uint64 {
+	rank := min(max(uint64(math.Ceil(q*float64(h.count))), 1), max(h.count, 1))
+	var seen uint64
+	for i, c := range h.counts {
+		seen += c
+		if seen >= rank {
+			return min(histHighest(i), h.max)
+		}
+	}
+	return h.max
+}
+
+// Latency is the latency pass: one untimed warm-up pass over the n records, then passes over all
+// of them, each operation timed alone, until minOps operations and budgetNs have passed.
+func Latency(op func(i int) (uint64, error), n int, budgetNs, minOps uint64) (*Histogram, error) {
+	var acc uint64
+	for i := 0; i < n; i++ {
+		h, err := op(i)
+		if err != nil {
+			return nil, err
+		}
+		acc += h
+	}
+	h := &Histogram{}
+	start := time.Now()
+	for {
+		for i := 0; i < n; i++ {
+			t0 := time.Now()
+			r, err := op(i)
+			dt := uint64(time.Since(t0))
+			if err != nil {
+				return nil, err
+			}
+			acc += r
+			h.Record(dt)
+		}
+		if h.count >= minOps && uint64(time.Since(start)) >= budgetNs {
+			Sink += acc
+			return h, nil
+		}
+	}
 }
