@@ -7,6 +7,10 @@
 //   hash-events (SB_HASH_EVENTS): copy the input + replay the object as parse events (DocWalker) into
 //     sb_hasher_*, as incremental (SAX/pull) rows do from their parser's callbacks.
 //   hash-data: hash a buffer holding the input's bytes: what write benchmarks do besides encoding.
+//   hash-flat (SB_HASH_FLAT): copy the input + the harness's fastest walk of its own object
+//     (hash_doc: flat pre-order, no type switch, scalars through a seed table). Never subtracted:
+//     it shows what the hash itself costs, apart from the per-value type dispatch that hash-object
+//     shares with tree rows (docs/methodology.md, "Hash baselines"). Run it by name.
 //   empty (SB_EMPTY): no work at all beyond what the loop does for every decode benchmark (copy the
 //     input, call the adapter, feed the sink): the harness's own per-iteration overhead. Never
 //     subtracted from anything; run it by name (`serbench run --lang native --lib empty`).
@@ -130,6 +134,18 @@ class Empty : public Adapter {
   }
 };
 
+class HashFlat : public Adapter {
+  Doc doc_;
+  std::vector<HashFrame> st_;  // grows in the check: the timed loop never allocates
+
+ public:
+  explicit HashFlat(const Doc& d) : doc_(d) {}
+  bool decode(char*, size_t, uint64_t& hash, std::string&) override {
+    hash = hash_doc(doc_, st_);
+    return true;
+  }
+};
+
 class HashData : public Adapter {
   std::string bytes_;
 
@@ -157,6 +173,12 @@ const BenchInfo& bench_info() {
     i.id = "hash-object";
     i.tests = {"tree"};
     i.notes = "baseline for tree: copy input + walk the harness's object as a tree (TreeHasher + sb_hasher)";
+#elif defined(SB_HASH_FLAT)
+    i.id = "hash-flat";
+    i.tests = {"tree"};
+    i.notes = "reference, never subtracted: copy input + hash_doc, the flat walk with no type switch";
+    i.measures["tree"] = "copy input into the reused buffer + hash the harness's own object with its flat walk "
+                         "(hash_doc: no type switch, no iterators): the hash alone";
 #elif defined(SB_HASH_EVENTS)
     i.id = "hash-events";
     i.tests = {"incremental"};
@@ -186,6 +208,9 @@ std::unique_ptr<Adapter> make_adapter(const std::string&, const std::string&, co
 #elif defined(SB_HASH_EVENTS)
   (void)raw;
   return std::make_unique<HashEvents>(input);
+#elif defined(SB_HASH_FLAT)
+  (void)raw;
+  return std::make_unique<HashFlat>(input);
 #else
   (void)input;
   return std::make_unique<HashData>(raw);

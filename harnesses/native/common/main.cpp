@@ -9,6 +9,7 @@
 #include <array>
 #include <cerrno>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -46,9 +47,29 @@ static bool guarded(F&& f, std::string& err) {
 
 // What the timed loop does, per test (reported as an `info` row and in `list`); a benchmark may say
 // it more precisely (BenchInfo::measures, e.g. a write row that dumps a prebuilt tree).
+bool is_typed_test(const std::string& test) {
+  return test == "typed-encode" || test == "typed-decode" || test == "typed-access";
+}
+
 static std::string measures(const BenchInfo& b, const std::string& test) {
   const auto it = b.measures.find(test);
   if (it != b.measures.end()) return it->second;
+  if (b.baseline && is_typed_test(test)) {
+    if (test == "typed-encode")
+      return "hash of the records' encoding in the format (the shortest any typed row of this harness makes, "
+             "made once, outside the loop), never more bytes than a row hashes";
+    return "copy the records' encoding in the format (the shortest any typed row makes) into a fresh 16-byte "
+           "aligned buffer + typed hash of the harness's prebuilt native records";
+  }
+  if (test == "typed-encode")
+    return "encode the native records (prepared outside the loop) + hash of the output bytes; the output is "
+           "read back by the same library and hashed once, outside the loop";
+  if (test == "typed-decode")
+    return "copy the library's own encoding into a fresh 16-byte aligned buffer + decode into native records "
+           "(or the library's generated types) + typed hash walk + free them";
+  if (test == "typed-access")
+    return "copy the library's own encoding into a fresh 16-byte aligned buffer + open the zero-copy view "
+           "(validating or not, per row) + read every field through it with the typed hash";
   if (b.baseline) {
     if (test == "write") return "hash of a buffer of the input's bytes (stands for hashing the output)";
     if (test == "tree")
@@ -77,6 +98,11 @@ static bool read_file(const std::string& path, std::string& out) {
   ss << f.rdbuf();
   out = ss.str();
   return true;
+}
+
+static bool write_file(const std::string& path, const std::string& bytes) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  return f.write(bytes.data(), static_cast<std::streamsize>(bytes.size())) && f.flush();
 }
 
 static int64_t now_ns(clockid_t c) {
@@ -119,15 +145,19 @@ struct Cell {
   std::vector<char> buf;  // fresh copy of the input for every decode iteration
   Doc doc;                // reference decoding (write tests and baselines)
   std::unique_ptr<Adapter> adapter;
-  std::vector<HashFrame> scratch;  // hash_doc's stack for the write check
-  uint64_t slow_spins = 0;         // test builds only: see slowdown_for
+  std::vector<HashFrame> scratch;    // hash_doc's stack for the write check
+  uint64_t slow_spins = 0;           // test builds only: see slowdown_for
+  std::unique_ptr<TypedCell> typed;  // typed tests: the operations (typed/typed_main.cpp)
+  bool latency = false;              // --latency: the typed cell prepares one-record encodings
 
   bool write() const { return test == "write"; }
 
   // One iteration of the timed loop. Library exceptions are caught around the whole loop (cmd_run).
   bool once(std::string& err) {
     uint64_t h;
-    if (write()) {
+    if (typed) {
+      if (!typed->once(h, err)) return false;
+    } else if (write()) {
       const char* out;
       size_t len;
       if (!adapter->encode(out, len, err)) return false;
@@ -142,14 +172,26 @@ struct Cell {
     return true;
   }
 
-  // The correctness check (= verify): hash of what the library decoded, or of its output read back.
-  bool check(uint64_t& hash, long long& out_bytes, std::string& err) {
+  // The correctness check (= verify): hash of what the library decoded, or of its output read back;
+  // `output` (when not null) receives the bytes a write or typed-encode row produced.
+  bool check(uint64_t& hash, long long& out_bytes, std::string& err, std::string* output = nullptr) {
     out_bytes = -1;
+    if (typed) {
+      std::string bytes;
+      bool has_output = false;
+      if (!guarded([&] { return typed->check(hash, bytes, has_output, err); }, err)) return false;
+      if (has_output) {
+        out_bytes = static_cast<long long>(bytes.size());
+        if (output) *output = std::move(bytes);
+      }
+      return true;
+    }
     if (write()) {
       const char* out = nullptr;
       size_t len = 0;
       if (!guarded([&] { return adapter->encode(out, len, err); }, err)) return false;
       out_bytes = static_cast<long long>(len);
+      if (output) output->assign(out, len);
       Doc back;
       if (!ref_decode(fmt, out, len, back, err)) {  // the library's output: its failure (exit 3)
         err = "output is not valid " + fmt + ": " + err;
@@ -168,6 +210,22 @@ static int prepare(Cell& c, const std::string& path, std::string& err) {
   if (!read_file(path, c.data)) {
     err = "cannot read " + path;
     return kUsage;
+  }
+  if (is_typed_test(c.test)) {
+    // Typed tests read the dataset's JSON file; --format names the library's wire format (spec/typed.md).
+    if (!make_typed_cell) {
+      err = c.info->id + " has no typed tests";
+      return kUnsupported;
+    }
+    int rc = kRejected;
+    if (!guarded(
+            [&] {
+              rc = make_typed_cell(*c.info, c.test, c.fmt, path, c.data, c.latency, c.typed, err);
+              return true;  // rc says how it went; false here is an exception (the library's)
+            },
+            err))
+      return kRejected;
+    return rc;
   }
   try {
     c.buf.assign(c.data.size() + kPadding, 0);
@@ -205,11 +263,12 @@ struct Args {
 };
 
 static bool parse_args(int argc, char** argv, Args& a, std::string& err) {
-  static const char* flags[] = {"--alloc", "--no-check"};
-  static const char* valued[] = {"--bench",     "--test",        "--format", "--file",    "--expect-hash", "--results",
-                                 "--budget-ms", "--min-samples", "--seed",   "--vectors", "--iterations"};
+  static const char* flags[] = {"--alloc", "--no-check", "--latency", "--per-record"};
+  static const char* valued[] = {"--bench",       "--test",    "--format",     "--file",
+                                 "--expect-hash", "--results", "--budget-ms",  "--min-samples",
+                                 "--seed",        "--vectors", "--iterations", "--output-file"};
   if (argc < 2) {
-    err = "usage: <describe|run|verify|selftest> [options]";
+    err = "usage: <describe|run|verify|selftest|wire> [options]";
     return false;
   }
   a.cmd = argv[1];
@@ -282,6 +341,109 @@ static bool parse_int(const Args& a, const char* key, const char* def, long long
 static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, long long min_samples,
                    long long iterations);
 
+// The latency histogram of protocol.md step 7: buckets 2^k * (1 + j/64), j < 64 (under 1.6% relative
+// error, HdrHistogram with 2 significant digits), as the Rust harness's measure::Histogram; exact
+// below 64 ns. A percentile reports the highest value of its bucket, capped at the maximum.
+class Histogram {
+  static constexpr unsigned kSub = 6;  // 64 sub-buckets per power of two
+  std::vector<uint64_t> counts_ = std::vector<uint64_t>(size_t{64} << kSub);
+  uint64_t count_ = 0, max_ = 0;
+
+  static size_t index(uint64_t v) {
+    if (v == 0) return 0;  // shares bucket 0 with 1 ns
+    const unsigned k = 63 - static_cast<unsigned>(__builtin_clzll(v));
+    const uint64_t j = k >= kSub ? (v >> (k - kSub)) & 63 : (v << (kSub - k)) & 63;
+    return (size_t{k} << kSub) | j;
+  }
+  static uint64_t highest(size_t i) {
+    const unsigned k = static_cast<unsigned>(i >> kSub);
+    const uint64_t j = i & 63;
+    return k >= kSub ? ((65 + j) << (k - kSub)) - 1 : ((64 + j) << k) >> kSub;
+  }
+
+ public:
+  void record(uint64_t v) {
+    counts_[index(v)]++;
+    count_++;
+    max_ = std::max(max_, v);
+  }
+  uint64_t count() const { return count_; }
+  uint64_t max() const { return max_; }
+  // The bucket holding the ceil(q * count)-th smallest value (0 < q <= 1).
+  uint64_t percentile(double q) const {
+    const double r = std::ceil(q * static_cast<double>(count_));
+    const uint64_t rank = std::min(std::max<uint64_t>(static_cast<uint64_t>(r), 1), std::max<uint64_t>(count_, 1));
+    uint64_t seen = 0;
+    for (size_t i = 0; i < counts_.size(); i++) {
+      seen += counts_[i];
+      if (seen >= rank) return std::min(highest(i), max_);
+    }
+    return max_;
+  }
+};
+
+// `run --latency` (protocol.md step 7, typed tests): every record alone, each operation timed into the
+// histogram, after checking (unless --no-check) that every record round-trips on its own.
+static int latency(Cell& c, Results& out, long long budget_ns, bool check) {
+  TypedCell& t = *c.typed;
+  const size_t n = t.latency_records();
+  std::string err;
+  auto fail = [&](const std::string& reason, int rc) {
+    J r = kind("error");
+    r["reason"] = reason;
+    out.row(r);
+    return rc;
+  };
+  if (n == 0) return fail("the dataset has no records (a typed dataset for --latency needs one)", kInput);
+  if (check)
+    for (size_t i = 0; i < n; i++) {
+      uint64_t got = 0, want = 0;
+      if (!t.latency_check(i, got, want, err)) return fail("record " + std::to_string(i) + ": " + err, kRejected);
+      if (got != want) {
+        J r = kind("check");
+        r["ok"] = false;
+        r["hash"] = hex64(got);
+        r["expected"] = hex64(want);
+        r["reason"] = "record " + std::to_string(i) + ": hash " + hex64(got) + " != " + hex64(want);
+        out.row(r);
+        return kMismatch;
+      }
+    }
+  J info = kind("info");
+  info["measures"] = t.latency_measures();
+  info["records"] = n;
+  info["histogram"] = "log buckets 2^k*(1+j/64), j<64; percentiles report the bucket's highest value (capped at max)";
+  out.row(info);
+  const uint64_t kMinOps = 100000;
+  uint64_t h = 0;
+  for (size_t i = 0; i < n; i++) {  // warm-up pass, untimed
+    if (!t.latency_once(i, h, err)) return fail(err, kRejected);
+    g_sink = g_sink ^ h;
+  }
+  Histogram hist;
+  const long long start = now_ns(CLOCK_MONOTONIC);
+  do {
+    for (size_t i = 0; i < n; i++) {
+      const long long t0 = now_ns(CLOCK_MONOTONIC);
+      const bool ok = t.latency_once(i, h, err);
+      const long long dt = now_ns(CLOCK_MONOTONIC) - t0;
+      if (!ok) return fail(err, kRejected);
+      g_sink = g_sink ^ h;
+      asm volatile("" ::: "memory");
+      hist.record(static_cast<uint64_t>(dt));
+    }
+  } while (hist.count() < kMinOps || now_ns(CLOCK_MONOTONIC) - start < budget_ns);
+  J r = kind("latency");
+  r["count"] = hist.count();
+  r["p50_ns"] = hist.percentile(0.5);
+  r["p99_ns"] = hist.percentile(0.99);
+  r["p999_ns"] = hist.percentile(0.999);
+  r["p9999_ns"] = hist.percentile(0.9999);
+  r["max_ns"] = hist.max();
+  out.row(r);
+  return kOk;
+}
+
 // A deliberately slowed row, for checking that `compare` finds a real difference among many equal
 // cells (docs/methodology.md, "Full mode and compare"): SERBENCH_TEST_SLOW_BENCH=<id> and
 // SERBENCH_TEST_SLOW_SPINS=<n> add a chain of n dependent multiplies to every operation of that
@@ -306,6 +468,11 @@ static int cmd_run(const BenchInfo& b, const Args& a) {
   c.fmt = a.get("--format");
   if (!supports(b, c.test, c.fmt)) {
     fprintf(stderr, "%s does not support %s on %s\n", b.id.c_str(), c.test.c_str(), c.fmt.c_str());
+    return kUnsupported;
+  }
+  c.latency = a.has("--latency");
+  if (c.latency && c.test != "typed-encode" && c.test != "typed-decode") {
+    fprintf(stderr, "--latency applies to typed-encode and typed-decode only\n");
     return kUnsupported;
   }
   long long budget_ms, min_samples;
@@ -366,25 +533,36 @@ static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, lo
                    long long iterations) {
   const BenchInfo& b = *c.info;
   std::string err;
-  if (!a.has("--no-check")) {
+  // --output-file (write and typed-encode): the bytes the check's encode produced, written even under
+  // --no-check (then without a check row), as the orchestrator keeps them for their compressed sizes.
+  const bool want_output = a.has("--output-file") && (c.write() || c.test == "typed-encode");
+  if (!a.has("--no-check") || want_output) {
     uint64_t h = 0;
     long long ob;
-    if (!c.check(h, ob, err)) {
+    std::string output;
+    if (!c.check(h, ob, err, want_output ? &output : nullptr)) {
       J r = kind("error");
       r["reason"] = err;
       out.row(r);
       return kRejected;
     }
-    const std::string got = hex64(h), want = a.get("--expect-hash");
-    J r = kind("check");
-    r["ok"] = got == want;
-    r["hash"] = got;
-    r["expected"] = want;
-    r["output_bytes"] = ob >= 0 ? J(ob) : J(nullptr);
-    if (got != want) r["reason"] = "hash " + got + " != expected " + want;
-    out.row(r);
-    if (got != want) return kMismatch;
+    if (want_output && !write_file(a.get("--output-file"), output)) {
+      fprintf(stderr, "cannot write %s\n", a.get("--output-file").c_str());
+      return kUsage;
+    }
+    if (!a.has("--no-check")) {
+      const std::string got = hex64(h), want = a.get("--expect-hash");
+      J r = kind("check");
+      r["ok"] = got == want;
+      r["hash"] = got;
+      r["expected"] = want;
+      r["output_bytes"] = ob >= 0 ? J(ob) : J(nullptr);
+      if (got != want) r["reason"] = "hash " + got + " != expected " + want;
+      out.row(r);
+      if (got != want) return kMismatch;
+    }
   }
+  if (c.latency) return latency(c, out, budget_ns, !a.has("--no-check"));
   J info = kind("info");
   info["measures"] = measures(b, c.test);
   info["input_bytes"] = c.data.size();
@@ -527,6 +705,7 @@ static int cmd_selftest(const BenchInfo& b, const Args& a) {
   for (const auto& v : index["vectors"]) {
     const std::string name = v["name"];
     for (const auto& test : b.tests) {
+      if (is_typed_test(test)) continue;  // the vectors are schemaless: typed tests are covered by ctest
       for (const auto& fmt : b.formats) {
         if (!v["files"].contains(fmt)) continue;
         J row;
@@ -576,6 +755,33 @@ static int cmd_selftest(const BenchInfo& b, const Args& a) {
   return fail ? 1 : 0;
 }
 
+// `wire` (typed executables; not a protocol command): this row's encoding of a typed dataset, for
+// the typed baselines (sb.h, typed_wire).
+static int cmd_wire(const BenchInfo& b, const Args& a) {
+  for (const char* k : {"--format", "--file", "--output-file"})
+    if (!a.has(k)) {
+      fprintf(stderr, "wire: missing %s\n", k);
+      return kUsage;
+    }
+  const std::string fmt = a.get("--format");
+  const bool typed_row = std::any_of(b.tests.begin(), b.tests.end(), is_typed_test);
+  if (!typed_wire || !typed_row || b.baseline || !std::count(b.formats.begin(), b.formats.end(), fmt)) {
+    fprintf(stderr, "%s makes no typed encoding in %s\n", b.id.c_str(), fmt.c_str());
+    return kUnsupported;
+  }
+  std::string err;
+  int rc = kRejected;
+  if (!guarded(
+          [&] {
+            rc = typed_wire(b, fmt, a.get("--file"), a.has("--per-record"), a.get("--output-file"), err);
+            return true;
+          },
+          err))
+    rc = kRejected;
+  if (rc != kOk) fprintf(stderr, "%s\n", err.c_str());
+  return rc;
+}
+
 int main(int argc, char** argv) {
   const BenchInfo& b = bench_info();
   Args a;
@@ -596,6 +802,7 @@ int main(int argc, char** argv) {
     if (a.cmd == "run") return cmd_run(b, a);
     if (a.cmd == "verify") return cmd_verify(b, a);
     if (a.cmd == "selftest") return cmd_selftest(b, a);
+    if (a.cmd == "wire") return cmd_wire(b, a);
   } catch (const std::exception& e) {  // a malformed --vectors DIR/vectors.json (selftest)
     fprintf(stderr, "%s\n", e.what());
     return kUsage;

@@ -239,4 +239,43 @@ std::unique_ptr<Adapter> make_adapter(const std::string& test, const std::string
 
 int main(int argc, char** argv);
 
+// --- typed tests (spec/typed.md) -------------------------------------------------------------------
+// Implemented in typed/typed_main.cpp, which is linked (as objects) into typed executables only: the
+// factory below is weak, so in a schemaless executable it is null and sb::main never reaches it (their
+// BenchInfo lists no typed test). sb::main keeps the protocol (check row, alloc pass, sampling,
+// latency histogram, --output-file); a TypedCell supplies the operations.
+class TypedCell {
+ public:
+  virtual ~TypedCell() = default;
+  // The check: the typed hash of what the library decoded (or of its output read back); `output`
+  // the bytes typed-encode produced (has_output false for the other tests).
+  virtual bool check(uint64_t& hash, std::string& output, bool& has_output, std::string& err) = 0;
+  // One operation of the timed loop, its hash in h.
+  virtual bool once(uint64_t& h, std::string& err) = 0;
+  // --latency (prepared by make_typed_cell with latency = true): the records, what one operation
+  // does, the check of record i (its hash through the library, and the one expected), and one
+  // operation on record i.
+  virtual size_t latency_records() const = 0;
+  virtual std::string latency_measures() const = 0;
+  virtual bool latency_check(size_t i, uint64_t& got, uint64_t& want, std::string& err) = 0;
+  virtual bool latency_once(size_t i, uint64_t& h, std::string& err) = 0;
+};
+
+// Prepares a typed cell from the dataset file (its path, and its bytes). Returns an exit code: 0 ready;
+// 3 the library cannot carry these records or fails preparing them (err: its reason); 6 the file is
+// not a typed dataset (err: why).
+__attribute__((weak)) int make_typed_cell(const BenchInfo& b, const std::string& test, const std::string& fmt,
+                                          const std::string& path, const std::string& data, bool latency,
+                                          std::unique_ptr<TypedCell>& out, std::string& err);
+
+// `wire` (not a protocol command; typed executables only): writes this row's encoding of the
+// records of the dataset file at `path` in `fmt` to `out_path` (with per_record, each record alone, every one preceded
+// by its length as 8 little-endian bytes). The typed baselines ask the rows for the bytes they copy
+// and hash (spec/typed.md). Returns an exit code as make_typed_cell.
+__attribute__((weak)) int typed_wire(const BenchInfo& b, const std::string& fmt, const std::string& path,
+                                     bool per_record, const std::string& out_path, std::string& err);
+
+// typed-encode, typed-decode, typed-access.
+bool is_typed_test(const std::string& test);
+
 }  // namespace sb

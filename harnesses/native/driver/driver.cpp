@@ -129,12 +129,20 @@ int cmd_list() {
     // One baseline per hashing path (spec/fairness.md rule 5): tree rows walk their library's tree
     // with TreeHasher (hash-object does the same over the harness's object), incremental rows hash
     // parse events (hash-events replays the object as events), write rows hash their output bytes.
+    // Typed rows (spec/typed.md): typed-encode hashes its output (hash-data-typed), typed-decode and
+    // typed-access hash native records or views (hash-typed).
     J bf = J::object();
-    bool decodes = false;
+    bool decodes = false, typed = false;
     if (e.kind != "baseline")
       for (const auto& t : d["tests"]) {
-        bf[t.get<std::string>()] = t == "write" ? "hash-data" : t == "tree" ? "hash-object" : "hash-events";
-        decodes = decodes || t != "write";
+        const std::string s = t.get<std::string>();
+        const bool is_typed = s.rfind("typed-", 0) == 0;
+        bf[s] = is_typed       ? (s == "typed-encode" ? "hash-data-typed" : "hash-typed")
+                : s == "write" ? "hash-data"
+                : s == "tree"  ? "hash-object"
+                               : "hash-events";
+        decodes = decodes || s != "write";
+        typed = typed || is_typed;
       }
     row["baseline_for"] = bf;
     row["notes"] = d["notes"];
@@ -146,7 +154,9 @@ int cmd_list() {
     if (e.kind != "baseline") {
       // Stripped executable minus the stripped baseline it is compared with (same common code:
       // reference decoder, loop, hash), plus the shared objects of a library without a usable archive.
-      const std::string base = decodes ? "hash-object" : "hash-data";
+      // A typed row's executable carries the typed half of the harness too (loader, typed hash), as
+      // hash-typed's does.
+      const std::string base = typed ? "hash-typed" : decodes ? "hash-object" : "hash-data";
       long long size = section_bytes(bench_path(e.id), false) - section_bytes(bench_path(base), false);
       std::string method = "allocated ELF sections of the stripped executable minus those of stripped " + base;
       for (const auto& s : e.shared) {

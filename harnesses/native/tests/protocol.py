@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-BASELINES = {"hash-object", "hash-events", "hash-data", "empty"}
+BASELINES = {"hash-object", "hash-events", "hash-data", "hash-flat", "empty"}
 
 
 def load_objhash(repo: Path):
