@@ -47,12 +47,11 @@ def main() -> int:
     # The typed datasets, made here with the orchestrator's generator and hashed with its reference hash
     # (both stdlib only), exactly as `./serbench corpus` makes them: the test needs no corpus.
     sys.path.insert(0, str(repo / "orchestrator" / "src" / "serbench"))
-    import objhash
-    from corpus.generator import DEFAULT_SEED
+    import objhash  # stdlib only: the reference implementation of spec/hash.md
 
-    from corpus import typed
+    from corpus import generator, typed  # stdlib only: the generators of spec/generator.md and typed.md
 
-    records = typed.generate_typed(DEFAULT_SEED)
+    records = typed.generate_typed(generator.DEFAULT_SEED)
     data_dir = Path(tempfile.mkdtemp(prefix="serbench-typed-"))
     atexit.register(shutil.rmtree, data_dir, True)
     ds: dict[str, dict] = {}
