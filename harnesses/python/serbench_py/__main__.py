@@ -226,6 +226,16 @@ def _read(path: str) -> bytes | None:
         return None
 
 
+def _save(path: str, output: bytes) -> bool:
+    """--output-file: the bytes the check's encode produced (spec/protocol.md step 8)."""
+    try:
+        Path(path).write_bytes(output)
+        return True
+    except OSError as e:
+        print(f"cannot write {path}: {e.strerror}", file=sys.stderr)
+        return False
+
+
 def cmd_run(benches, args) -> int:
     b = _lookup(benches, args)
     if isinstance(b, int):
@@ -250,12 +260,8 @@ def cmd_run(benches, args) -> int:
         except Rejected as e:
             out.row("error", reason=str(e))
             return e.code
-        if output_file and output is not None:
-            try:
-                Path(output_file).write_bytes(output)
-            except OSError as e:
-                print(f"cannot write {output_file}: {e.strerror}", file=sys.stderr)
-                return EXIT_USAGE
+        if output_file and output is not None and not _save(output_file, output):
+            return EXIT_USAGE
     if not args.no_check:
         out_bytes = len(output) if output is not None else None
         ok = got == args.expect_hash
@@ -336,12 +342,8 @@ def cmd_typed_run(benches, args) -> int:
         except typed.Fail as e:
             out.row("error", reason=str(e))
             return e.code
-        if output_file and output is not None:
-            try:
-                Path(output_file).write_bytes(output)
-            except OSError as e:
-                print(f"cannot write {output_file}: {e.strerror}", file=sys.stderr)
-                return EXIT_USAGE
+        if output_file and output is not None and not _save(output_file, output):
+            return EXIT_USAGE
         if not args.no_check:
             got = hex64(h)
             ok = got == args.expect_hash.lower()
