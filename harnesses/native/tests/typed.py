@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import atexit
 import concurrent.futures
+import importlib
 import json
 import shutil
 import subprocess
@@ -47,9 +48,12 @@ def main() -> int:
     # The typed datasets, made here with the orchestrator's generator and hashed with its reference hash
     # (both stdlib only), exactly as `./serbench corpus` makes them: the test needs no corpus.
     sys.path.insert(0, str(repo / "orchestrator" / "src" / "serbench"))
-    import objhash  # stdlib only: the reference implementation of spec/hash.md
-
-    from corpus import generator, typed  # stdlib only: the generators of spec/generator.md and typed.md
+    # stdlib only: the reference hash (spec/hash.md) and the generators (spec/generator.md, typed.md);
+    # imported by name, as ruff would sort a `from corpus import` differently with or without a corpus
+    # folder at the repo root
+    objhash = importlib.import_module("objhash")
+    generator = importlib.import_module("corpus.generator")
+    typed = importlib.import_module("corpus.typed")
 
     records = typed.generate_typed(generator.DEFAULT_SEED)
     data_dir = Path(tempfile.mkdtemp(prefix="serbench-typed-"))
