@@ -9,6 +9,7 @@ usage: typed_codegen.py <serbench-native> <repo>
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -33,11 +34,9 @@ SEED = 20261125
 
 def load_reference(repo: Path):
     sys.path.insert(0, str(repo / "orchestrator" / "src" / "serbench"))
-    import objhash  # stdlib only: the reference implementation of spec/hash.md
-
-    from corpus import typed  # stdlib only: the typed generator of spec/typed.md
-
-    return objhash, typed
+    # stdlib only: the reference hash (spec/hash.md) and the typed generator (spec/typed.md), imported by
+    # name, as ruff would sort a `from corpus import` differently with or without a corpus folder at the root
+    return importlib.import_module("objhash"), importlib.import_module("corpus.typed")
 
 
 def run(drv: str, bench: str, test: str, fmt: str, path: Path, expect: str, tmp: Path, *extra: str) -> list[dict]:
