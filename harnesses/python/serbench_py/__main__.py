@@ -236,6 +236,18 @@ def _save(path: str, output: bytes) -> bool:
         return False
 
 
+def _open(args) -> tuple[bytes, Results] | int:
+    """The input file's bytes and the results channel of a `run`, or the usage exit code."""
+    data = _read(args.file)
+    if data is None:
+        return EXIT_USAGE
+    try:
+        return data, Results(args.results)
+    except OSError as e:
+        print(f"cannot open {args.results}: {e.strerror}", file=sys.stderr)
+        return EXIT_USAGE
+
+
 def cmd_run(benches, args) -> int:
     b = _lookup(benches, args)
     if isinstance(b, int):
@@ -243,14 +255,10 @@ def cmd_run(benches, args) -> int:
     if args.latency:
         print("--latency applies to typed tests only", file=sys.stderr)
         return EXIT_UNSUPPORTED
-    data = _read(args.file)
-    if data is None:
-        return EXIT_USAGE
-    try:
-        out = Results(args.results)
-    except OSError as e:
-        print(f"cannot open {args.results}: {e.strerror}", file=sys.stderr)
-        return EXIT_USAGE
+    opened = _open(args)
+    if isinstance(opened, int):
+        return opened
+    data, out = opened
     # --output-file (write): the bytes the check's encode produced, written before the hash is compared,
     # so that the orchestrator can say where they differ from the document (spec/protocol.md step 8).
     output_file = args.output_file if args.test == "write" else None
@@ -324,14 +332,10 @@ def cmd_typed_run(benches, args) -> int:
     if args.latency and args.test not in ("typed-encode", "typed-decode"):
         print("--latency applies to typed-encode and typed-decode only", file=sys.stderr)
         return EXIT_UNSUPPORTED
-    data = _read(args.file)
-    if data is None:
-        return EXIT_USAGE
-    try:
-        out = Results(args.results)
-    except OSError as e:
-        print(f"cannot open {args.results}: {e.strerror}", file=sys.stderr)
-        return EXIT_USAGE
+    opened = _open(args)
+    if isinstance(opened, int):
+        return opened
+    data, out = opened
     cell = _typed_cell(benches, args, data, out)
     if isinstance(cell, int):
         return cell

@@ -66,14 +66,19 @@ class Bench:
 
     @property
     def version(self) -> str:
-        if self.dist is None:
-            import platform
+        return dist_version(self.dist)
 
-            return platform.python_version()
-        try:
-            return metadata.version(self.dist)
-        except metadata.PackageNotFoundError:
-            return "not installed"
+
+def dist_version(dist: str | None) -> str:
+    """The installed version of a distribution; None = the Python runtime (stdlib rows)."""
+    if dist is None:
+        import platform
+
+        return platform.python_version()
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "not installed"
 
 
 class LibraryError(Exception):

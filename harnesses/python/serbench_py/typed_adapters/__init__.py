@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import metadata
+
+from ..adapters import dist_version
 
 # Adapter module -> the benchmark ids its BENCHES defines, in `list` order, so that `run` and `verify` of
 # one row import its library alone (adapters.Benches; the baselines, which need every row of their
@@ -80,14 +81,7 @@ class TypedBench:
 
     @property
     def version(self) -> str:
-        if self.dist is None:
-            import platform
-
-            return platform.python_version()
-        try:
-            return metadata.version(self.dist)
-        except metadata.PackageNotFoundError:
-            return "not installed"
+        return dist_version(self.dist)
 
 
 def each(fn: Callable, one: bool) -> Callable:
