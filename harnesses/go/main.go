@@ -20,6 +20,7 @@ import (
 	"syscall"
 
 	"serbench/harnesses/go/adapters"
+	"serbench/harnesses/go/internal/codesize"
 	"serbench/harnesses/go/internal/hash"
 	"serbench/harnesses/go/internal/measure"
 	"serbench/harnesses/go/internal/refdec"
@@ -58,6 +59,8 @@ func main() {
 		code = cmdVerify(args[1:])
 	case args[0] == "selftest":
 		code = cmdSelftest(args[1:])
+	case args[0] == "size-probes" && len(args) == 1:
+		code = cmdSizeProbes()
 	case args[0] == "-h" || args[0] == "--help":
 		usage("help")
 		code = exitOK
@@ -69,7 +72,7 @@ func main() {
 
 func usage(msg string) int {
 	fmt.Fprintf(os.Stderr, "serbench-go: %s\n", msg)
-	fmt.Fprintln(os.Stderr, "usage: serbench-go list | run --bench ID --test T --format F --file P --expect-hash H --results P [--budget-ms N] [--min-samples N] [--alloc] [--latency] [--no-check] [--output-file P] [--seed N] [--iterations N] | verify --bench ID --test T --format F --file P | selftest --vectors DIR")
+	fmt.Fprintln(os.Stderr, "usage: serbench-go list | run --bench ID --test T --format F --file P --expect-hash H --results P [--budget-ms N] [--min-samples N] [--alloc] [--latency] [--no-check] [--output-file P] [--seed N] [--iterations N] | verify --bench ID --test T --format F --file P | selftest --vectors DIR | size-probes")
 	return exitUsage
 }
 
@@ -112,6 +115,7 @@ func measures(test string) string {
 
 func cmdList() int {
 	var rows []map[string]any
+	probes := probeDir()
 	for _, b := range adapters.All() {
 		baseFor := map[string]string{}
 		m := map[string]string{}
@@ -127,10 +131,92 @@ func cmdList() int {
 		if r := b.Reads(); r != nil {
 			row["reads"] = r
 		}
+		if !b.IsBaseline() {
+			addCodeSize(row, b.Library, probes)
+		}
 		rows = append(rows, row)
 	}
 	rows = append(rows, siblingRows()...)
 	out, _ := json.Marshal(map[string]any{"protocol": 1, "harness": "go", "runtime": runtimeInfo(), "benchmarks": rows})
+	fmt.Println(string(out))
+	return exitOK
+}
+
+// --- code size (internal/codesize) -------------------------------------------------------------
+
+// sourceFingerprint names the sources this binary was built from: set at link time by the
+// orchestrator (-ldflags "-X main.sourceFingerprint=..."), the key of the folder of the code-size
+// probes built from the same sources. Empty in a binary built otherwise: it then reports no code size.
+var sourceFingerprint string
+
+// goexperiment is the experiment this binary's probes are built with (the jsonv2 binary's own).
+func goexperiment() string {
+	if adapters.JSONv2 {
+		return "jsonv2"
+	}
+	return ""
+}
+
+func probeDir() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return codesize.Dir(exe, sourceFingerprint)
+}
+
+// addCodeSize adds code_size_bytes and code_size_method to a row of library when both its probe
+// and the baseline probe of these sources were built in dir (`serbench run --code-size`); a probe
+// that cannot be read is said on stderr, never guessed.
+func addCodeSize(row map[string]any, library, dir string) {
+	if dir == "" {
+		return
+	}
+	exp := goexperiment()
+	size, ok, err := codesize.LibraryBytes(dir, codesize.ProbeName(codesize.Tag(library), exp), codesize.ProbeName(codesize.BaselineProbe, exp))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "serbench-go: code size of %s: %v\n", library, err)
+	}
+	if !ok || err != nil {
+		return
+	}
+	rows := 0
+	for _, b := range adapters.All() {
+		if b.Library == library {
+			rows++
+		}
+	}
+	row["code_size_bytes"] = size
+	row["code_size_method"] = codesize.Method(library, rows, exp)
+}
+
+// cmdSizeProbes (not a protocol command) tells the orchestrator which probes these sources need
+// and where they go: one per library of this binary, and the baseline, each with its build tags,
+// the package to build and the GOEXPERIMENT to build it with.
+func cmdSizeProbes() int {
+	dir := probeDir()
+	if dir == "" {
+		fmt.Fprintln(os.Stderr, "serbench-go: built without a source fingerprint (the orchestrator's build links one in with -ldflags -X main.sourceFingerprint=...), so it has no code-size probes")
+		return exitUsage
+	}
+	exp := goexperiment()
+	type probe struct {
+		Name    string `json:"name"`
+		Tags    string `json:"tags"`
+		Library string `json:"library,omitempty"`
+	}
+	probes := []probe{{Name: codesize.ProbeName(codesize.BaselineProbe, exp), Tags: "sizeprobe"}}
+	seen := map[string]bool{}
+	for _, b := range adapters.All() {
+		if b.IsBaseline() || seen[b.Library] {
+			continue
+		}
+		seen[b.Library] = true
+		tag := codesize.Tag(b.Library)
+		probes = append(probes, probe{Name: codesize.ProbeName(tag, exp), Tags: "sizeprobe," + tag, Library: b.Library})
+	}
+	out, _ := json.Marshal(map[string]any{"dir": dir, "fingerprint": sourceFingerprint, "goexperiment": exp,
+		"package": "./cmd/sizeprobe", "ldflags": "-s -w", "probes": probes})
 	fmt.Println(string(out))
 	return exitOK
 }

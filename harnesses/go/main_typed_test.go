@@ -14,7 +14,9 @@ import (
 	"testing"
 
 	"serbench/harnesses/go/adapters"
+	"serbench/harnesses/go/internal/gen/codecgen"
 	"serbench/harnesses/go/internal/gen/easyjsongen"
+	"serbench/harnesses/go/internal/gen/ffjsongen"
 	"serbench/harnesses/go/internal/gen/msgpgen"
 	"serbench/harnesses/go/internal/hash"
 	"serbench/harnesses/go/internal/refdec"
@@ -450,6 +452,8 @@ func TestGeneratedRecordCopiesHaveTheNativeLayout(t *testing.T) {
 	pairs := [][2]any{
 		{typed.Product{}, msgpgen.Product{}}, {typed.Trade{}, msgpgen.Trade{}}, {typed.Nested{}, msgpgen.Nested{}},
 		{typed.Product{}, easyjsongen.Product{}}, {typed.Trade{}, easyjsongen.Trade{}}, {typed.Nested{}, easyjsongen.Nested{}},
+		{typed.Product{}, codecgen.Product{}}, {typed.Trade{}, codecgen.Trade{}}, {typed.Nested{}, codecgen.Nested{}},
+		{typed.Product{}, ffjsongen.Product{}}, {typed.Trade{}, ffjsongen.Trade{}}, {typed.Nested{}, ffjsongen.Nested{}},
 	}
 	for _, p := range pairs {
 		a, b := reflect.TypeOf(p[0]), reflect.TypeOf(p[1])
@@ -461,7 +465,7 @@ func TestGeneratedRecordCopiesHaveTheNativeLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := src[bytes.Index(src, []byte("\n// Product is")):]
-	for _, dir := range []string{"internal/gen/msgpgen", "internal/gen/easyjsongen"} {
+	for _, dir := range []string{"internal/gen/msgpgen", "internal/gen/easyjsongen", "internal/gen/codecgen", "internal/gen/ffjsongen"} {
 		cp, err := os.ReadFile(filepath.Join(dir, "records.go"))
 		if err != nil || !bytes.Contains(cp, body) {
 			t.Errorf("%s/records.go is not a copy of internal/typed/records.go: run regen-schemas.sh (%v)", dir, err)

@@ -6,8 +6,17 @@
 #   protoc 3.21.12 (Debian protobuf-compiler=3.21.12-*) with protoc-gen-go v1.36.12 (the module
 #   google.golang.org/protobuf, the same version as the runtime in go.mod);
 #   protoc-gen-go-vtproto v0.6.0 (planetscale/vtprotobuf, the same version as its helpers in go.mod);
-#   tinylib/msgp v1.6.5, mailru/easyjson v0.9.2 (the same versions as the runtimes in go.mod).
+#   tinylib/msgp v1.6.5, mailru/easyjson v0.9.2 (the same versions as the runtimes in go.mod);
+#   capnp 0.9.2 (Debian capnproto=0.9.2-*) with capnpc-go v3.1.0-alpha.2 (capnproto.org/go/capnp/v3,
+#   the same version as the runtime in go.mod);
+#   ffjson v0.0.0-20190930134022-aa0246cd15f7 (github.com/pquerna/ffjson: no tagged release, its
+#   last commit; the same version as its runtime in go.mod);
+#   go-codec's codecgen v1.2.14 (module github.com/ugorji/go/codec/codecgen, the same version as
+#   the go-codec runtime in go.mod: v1.3 has no codecgen, so every go-codec row is pinned to v1.2.14).
 # The Go generators are built from the module proxy into a temporary directory (go install).
+# codecgen cannot be installed that way: its go.mod does not require golang.org/x/tools, which it
+# imports, and the proxy has no version list for its module (404), so `go install ...@v1.2.14`
+# stops at the deprecation lookup. It is built in a temporary module instead, with x/tools pinned.
 # msgp generates methods on the record types themselves, so it runs on a copy of
 # internal/typed/records.go in its own package (internal/gen/msgpgen): the reflection rows use
 # internal/typed, whose types must not carry a generator's methods (see records.go).
@@ -22,6 +31,12 @@ go install google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
 go install github.com/planetscale/vtprotobuf/cmd/protoc-gen-go-vtproto@v0.6.0
 go install github.com/tinylib/msgp@v1.6.5
 go install github.com/mailru/easyjson/easyjson@v0.9.2
+go install capnproto.org/go/capnp/v3/capnpc-go@v3.1.0-alpha.2
+go install github.com/pquerna/ffjson@v0.0.0-20190930134022-aa0246cd15f7
+mkdir "$bin/codecgen-build"
+(cd "$bin/codecgen-build" && go mod init codecgen-build >/dev/null 2>&1 &&
+	go get github.com/ugorji/go/codec/codecgen@v1.2.14 golang.org/x/tools@v0.52.0 &&
+	go build -o "$bin/codecgen" github.com/ugorji/go/codec/codecgen)
 
 # protobuf: spec/schemas/typed.proto -> internal/gen/pb (protoc-gen-go's messages, and vtprotobuf's
 # MarshalVT / UnmarshalVT / SizeVT methods on them)
@@ -35,7 +50,24 @@ PATH="$bin:$PATH" protoc -I "$schemas" --go_out="$gen/pb" --go_opt=paths=source_
 rm -rf "$gen/fb"
 flatc --go --go-namespace fb -o "$gen" "$schemas/typed.fbs"
 
-# msgp, easyjson: each on a copy of the native records (same layout), with the generator's methods
+# Cap'n Proto: spec/schemas/typed.capnp -> internal/gen/capnpgen (package capnpgen). capnpc-go needs
+# the file annotations $Go.package and $Go.import, which the shared schema does not carry (other
+# languages' generators do not know them): they are added to a copy of it, and go.capnp comes from
+# the runtime module's std/ folder.
+capnp_std="$(cd "$here" && go list -m -f '{{.Dir}}' capnproto.org/go/capnp/v3)/std"
+mkdir "$bin/capnp"
+{
+	cat "$schemas/typed.capnp"
+	echo
+	echo 'using Go = import "/go.capnp";'
+	echo '$Go.package("capnpgen");'
+	echo '$Go.import("serbench/harnesses/go/internal/gen/capnpgen");'
+} >"$bin/capnp/typed.capnp"
+rm -rf "$gen/capnpgen"
+mkdir -p "$gen/capnpgen"
+(cd "$bin/capnp" && PATH="$bin:$PATH" capnp compile -I "$capnp_std" -ogo:"$gen/capnpgen" typed.capnp)
+
+# msgp, easyjson, codecgen, ffjson: each on a copy of the native records (same layout), with the generator's methods
 copy_records() { # package dir
 	mkdir -p "$gen/$2"
 	{
@@ -56,4 +88,13 @@ copy_records msgpgen msgpgen
 copy_records easyjsongen easyjsongen
 # easyjson builds and runs a helper program inside the module, which must resolve its runtime
 (cd "$gen/easyjsongen" && "$bin/easyjson" -all -output_filename records_easyjson.go records.go)
+copy_records codecgen codecgen
+# codecgen runs a helper program inside the module (against go.mod's go-codec); -d fixes the
+# identifier suffix of its helper names, so a regeneration changes nothing
+rm -f "$gen/codecgen/records_codecgen.go"
+(cd "$gen/codecgen" && "$bin/codecgen" -d 1978 -o records_codecgen.go records.go)
+copy_records ffjsongen ffjsongen
+# ffjson, like easyjson, builds and runs a helper program inside the module
+rm -f "$gen/ffjsongen/records_ffjson.go"
+(cd "$gen/ffjsongen" && "$bin/ffjson" records.go)
 gofmt -w "$gen"

@@ -3,6 +3,7 @@
 package adapters
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -220,8 +221,8 @@ func Register(rows ...Bench) { registry = append(registry, rows...) }
 var Order = []string{
 	"go-codec", "encoding/json", "encoding/gob",
 	"vmihailenco/msgpack", "tinylib/msgp", "shamaton/msgpack", "fxamacker/cbor", "mongo-driver/bson",
-	"json-iterator", "goccy/go-json", "segmentio/encoding", "sonic", "mailru/easyjson", "fastjson", "buger/jsonparser",
-	"google.golang.org/protobuf", "vtprotobuf", "flatbuffers",
+	"json-iterator", "goccy/go-json", "segmentio/encoding", "sonic", "mailru/easyjson", "ffjson", "fastjson", "buger/jsonparser",
+	"sereal", "google.golang.org/protobuf", "vtprotobuf", "flatbuffers", "capnp",
 }
 
 // All is every benchmark: the baselines first, then the libraries in Order, each library's rows
@@ -267,4 +268,11 @@ var (
 	Msgpack = []string{"msgpack"}
 	CBOR    = []string{"cbor"}
 	BSON    = []string{"bson"}
+)
+
+// Errors shared by several libraries' files (each file compiles alone in a code-size probe,
+// cmd/sizeprobe, so what two files use lives here).
+var (
+	errTrailing  = errors.New("trailing data after the document")
+	errJSONDepth = &hash.LimitError{Msg: "nested deeper than the harness's walk limit"}
 )

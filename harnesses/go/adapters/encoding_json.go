@@ -1,9 +1,10 @@
+//go:build !sizeprobe || sizeprobe_encoding_json
+
 package adapters
 
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
@@ -32,8 +33,6 @@ func init() {
 			Typed: ReflectTyped(json.Marshal, json.Unmarshal)},
 	)
 }
-
-var errTrailing = errors.New("trailing data after the document")
 
 func stdJSONTree(_ string, data []byte) (uint64, error) {
 	d := json.NewDecoder(bytes.NewReader(data))

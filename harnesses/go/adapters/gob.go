@@ -1,4 +1,4 @@
-//go:build !goexperiment.jsonv2
+//go:build !goexperiment.jsonv2 && (!sizeprobe || sizeprobe_encoding_gob)
 
 package adapters
 

@@ -1,4 +1,4 @@
-//go:build !goexperiment.jsonv2
+//go:build !goexperiment.jsonv2 && (!sizeprobe || sizeprobe_buger_jsonparser)
 
 package adapters
 
@@ -23,8 +23,6 @@ func init() {
 		},
 	})
 }
-
-var errJSONDepth = &hash.LimitError{Msg: "nested deeper than the harness's walk limit"}
 
 func jsonparserHash(v []byte, t jsonparser.ValueType, depth int) (uint64, error) {
 	switch t {

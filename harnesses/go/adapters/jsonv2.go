@@ -1,4 +1,4 @@
-//go:build goexperiment.jsonv2
+//go:build goexperiment.jsonv2 && (!sizeprobe || sizeprobe_encoding_json_v2)
 
 package adapters
 

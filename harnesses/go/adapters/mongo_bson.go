@@ -1,4 +1,4 @@
-//go:build !goexperiment.jsonv2
+//go:build !goexperiment.jsonv2 && (!sizeprobe || sizeprobe_mongo_driver_bson)
 
 package adapters
 

@@ -37,7 +37,7 @@ type OneCodec struct {
 var EncDec = []string{"typed-encode", "typed-decode"}
 
 // TypedFormats are the typed wire format ids of this harness's rows (spec/typed.md).
-var TypedFormats = []string{"json", "msgpack", "cbor", "bson", "protobuf", "flatbuffers", "gob"}
+var TypedFormats = []string{"json", "msgpack", "cbor", "bson", "protobuf", "flatbuffers", "capnp", "gob"}
 
 // AlignedCopy is the fresh copy of the bytes every typed read starts from: one allocation and one
 // memcpy, 16-byte aligned (spec/typed.md, as a Vec clone in Rust), since Go's small size classes

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import re
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 from .base import Harness, HarnessError
 
@@ -12,6 +17,20 @@ from .base import Harness, HarnessError
 def _go() -> str:
     """The go command: on PATH, or where the official tarball installs it."""
     return shutil.which("go") or ("/usr/local/go/bin/go" if os.path.exists("/usr/local/go/bin/go") else "go")
+
+
+def source_fingerprint(folder: Path, go_version: str) -> str:
+    """The key of the code-size probes of these sources: SHA-256 (16 hex digits) of the Go
+    version, go.mod, go.sum and every .go file under the harness folder (sorted paths, bin/
+    excluded). The binaries get it at link time (-X main.sourceFingerprint), so `list` reads only
+    the probes built from the sources the binary was built from (internal/codesize)."""
+    h = hashlib.sha256(go_version.encode())
+    files = [folder / "go.mod", folder / "go.sum"]
+    files += sorted(p for p in folder.rglob("*.go") if "bin" not in p.relative_to(folder).parts[:1])
+    for f in files:
+        h.update(b"\0" + f.relative_to(folder).as_posix().encode() + b"\0")
+        h.update(f.read_bytes() if f.exists() else b"")
+    return h.hexdigest()[:16]
 
 
 class GoHarness(Harness):
@@ -26,7 +45,7 @@ class GoHarness(Harness):
     )
 
     #: how the binaries are built, recorded with the run
-    BUILD = "go build -trimpath -mod=readonly"
+    BUILD = "go build -trimpath -mod=readonly -ldflags '-X main.sourceFingerprint=<sources>'"
 
     def missing_toolchain(self) -> list[str]:
         # /usr/local/go/bin is often not on PATH for non-login shells; _go() finds it there too
@@ -49,19 +68,83 @@ class GoHarness(Harness):
         # cache and the build cache are Go's own (quick when up to date).
         return {**os.environ, "GOFLAGS": "-mod=readonly -buildvcs=false", "GOTOOLCHAIN": "local"}
 
+    def _go_version(self) -> str:
+        out = subprocess.run([_go(), "version"], capture_output=True, text=True, env=self._env())
+        return out.stdout.strip() or out.stderr.strip()
+
     def build(self) -> None:
         go = _go()
         self._run_step([go, "mod", "download"], "go mod download (harnesses/go)", env=self._env())
+        ldflags = f"-ldflags=-X main.sourceFingerprint={source_fingerprint(self.dir, self._go_version())}"
         self._run_step(
-            [go, "build", "-trimpath", "-o", str(self.binary), "."],
+            [go, "build", "-trimpath", ldflags, "-o", str(self.binary), "."],
             "go build -trimpath (harnesses/go)",
             env=self._env(),
         )
         self._run_step(
-            [go, "build", "-trimpath", "-o", str(self.jsonv2_binary), "."],
+            [go, "build", "-trimpath", ldflags, "-o", str(self.jsonv2_binary), "."],
             "GOEXPERIMENT=jsonv2 go build -trimpath (harnesses/go)",
             env={**self._env(), "GOEXPERIMENT": "jsonv2"},
         )
+        if self.options.code_size:
+            self.build_size_probes()
+
+    def build_size_probes(self, libraries: set[str] | None = None) -> None:
+        """One stripped probe executable per library and one with none, per binary
+        (cmd/sizeprobe, internal/codesize): `size-probes` of each binary says which, with their
+        build tags and GOEXPERIMENT. They are kept under bin/size-probes/<source fingerprint>, so
+        they are built once per source state (about a second each with a warm build cache); each
+        is built under a temporary name and renamed, so an interrupted build never leaves a probe
+        that `list` would read. Probes of other source states are removed. `libraries` limits the
+        build to those libraries (and the baselines), for tests.
+        """
+        go = _go()
+        for binary in (self.binary, self.jsonv2_binary):
+            out = subprocess.run([str(binary), "size-probes"], capture_output=True, text=True, cwd=self.dir)
+            if out.returncode != 0:
+                raise HarnessError(f"go: size-probes failed: {out.stderr.strip()}")
+            info = json.loads(out.stdout)
+            folder = Path(info["dir"])
+            todo = [
+                p
+                for p in info["probes"]
+                if not (folder / p["name"]).exists()
+                and (libraries is None or "library" not in p or p["library"] in libraries)
+            ]
+            if not todo:
+                continue
+            folder.mkdir(parents=True, exist_ok=True)
+            for old in folder.parent.iterdir():
+                if old.is_dir() and old.name != folder.name:
+                    shutil.rmtree(old, ignore_errors=True)
+            env = self._env()
+            if info["goexperiment"]:
+                env["GOEXPERIMENT"] = info["goexperiment"]
+            print(f"go: building {len(todo)} code-size probes ({binary.name})...", file=sys.stderr)
+            for p in todo:
+                tmp = folder / f".{p['name']}.tmp"
+                argv = [go, "build", "-trimpath", "-tags", p["tags"], f"-ldflags={info['ldflags']}"]
+                argv += ["-o", str(tmp), info["package"]]
+                self._run_step(argv, f"code-size probe for {p.get('library', 'no library')} ({binary.name})", env=env)
+                os.replace(tmp, folder / p["name"])
+
+    #: the frames of a goroutine's trace, and the harness's own packages (module serbench/harnesses/go)
+    _FRAME = re.compile(r"^([\w./-]+?)\.[\w.()*]+\(", re.M)
+    _OWN = ("main", "serbench/harnesses/go")
+
+    def crash_in_own_code(self, stderr: str) -> bool:
+        """Whether the crashing goroutine's innermost frame outside the runtime is the harness's
+        (its walk over a library's tree, its reference decoder): Go prints that goroutine's stack
+        first after "goroutine N [...]:", innermost frame first."""
+        header = re.search(r"^goroutine \d+ (?:.* )?\[[^]]+\]:\n", stderr, re.M)
+        if not header:
+            return False
+        for m in self._FRAME.finditer(stderr, header.end()):
+            pkg = m.group(1)
+            if pkg in ("runtime", "panic") or pkg.startswith("runtime/"):
+                continue
+            return pkg == "main" or pkg.startswith(self._OWN[1])
+        return False
 
     def command(self) -> list[str]:
         if not self.binary.exists():
