@@ -428,3 +428,83 @@ def test_a_small_real_run_against_the_python_harness(tmp_path, capsys):
     assert "(RLIMIT_AS) 2048 MiB" in md and "| python/json tree" in md
     args = json.loads(run["args_json"])
     assert args["limits"]["stack_bytes"] == 8 * MIB
+
+
+# --- UBJSON spec cases (Draft 12) ------------------------------------------------------------------------
+
+#: reject cases py-ubjson (the reference UBJSON decoder) accepts: it reads H with Python's Decimal, which
+#: takes forms the JSON number grammar does not ("+1", "01", ".5", "1.", "NaN", "Infinity", " 1")
+_PY_UBJSON_LENIENT = {
+    "high-precision-leading-plus",
+    "high-precision-leading-zero",
+    "high-precision-bare-fraction",
+    "high-precision-trailing-dot",
+    "high-precision-nan",
+    "high-precision-infinity",
+    "high-precision-space",
+}
+
+
+def test_ubjson_spec_cases_cover_draft_12_and_agree_with_py_ubjson(all_cases):
+    import ubjson
+
+    cases = [c for c in all_cases if c.format == "ubjson" and c.cls.startswith("spec/")]
+    by_class = {c.cls for c in cases}
+    for cls in ("spec/types", "spec/length", "spec/char", "spec/number-grammar", "spec/optimized", "spec/noop",
+                "spec/structure", "spec/truncated-header", "spec/utf8", "spec/duplicate-keys", "spec/trailing",
+                "spec/data-model"):  # fmt: skip
+        assert cls in by_class, cls
+    assert {C.ACCEPT, C.REJECT, C.IMPL} == {c.expect for c in cases}
+    names = {c.name for c in cases}
+    for need in ("char-128", "string-length-negative", "count-negative", "type-without-count", "count-before-type",
+                 "count-and-end-marker", "noop-in-array", "noop-at-root", "high-precision-pi", "uint8-typed-array",
+                 "valid-marker-only-true", "key-with-s-marker"):  # fmt: skip
+        assert need in names, need
+    for c in cases:
+        assert c.description, c.name
+        if c.expect == C.ACCEPT:
+            assert C.hash_of(ubjson.loadb(c.data)) == c.hashes[0], c.name
+        elif c.expect == C.REJECT and c.name not in _PY_UBJSON_LENIENT:
+            with pytest.raises(Exception):  # noqa: B017 - py-ubjson raises DecoderException or ValueError
+                ubjson.loadb(c.data)
+    assert _PY_UBJSON_LENIENT <= names
+
+
+def test_ubjson_high_precision_cases_follow_the_json_number_grammar(all_cases):
+    """H "must be written out in accordance with the original JSON number type specification": the
+    reject cases are exactly those the grammar refuses, checked here with Python's strict JSON reader."""
+    for c in all_cases:
+        if (
+            c.format != "ubjson"
+            or not c.name.startswith("high-precision-")
+            or c.name.endswith(("length-negative", "spec-example"))
+        ):
+            continue
+        text = c.data[len(b"{U\x01aHU") + 1 : -1].decode()
+        try:
+            number = F.decode_json(b'{"n":' + text.encode() + b"}")["n"]
+            valid = isinstance(number, (int, float)) and text == text.strip()
+        except F.FormatError:
+            valid = False
+        assert valid == (c.expect != C.REJECT), (c.name, text)
+        if valid:  # an integer that fits is read as itself; otherwise the nearest double
+            allowed = {C.hash_of({"a": float(text)})}
+            if (
+                float(text).is_integer()
+                and "." not in text
+                and "e" not in text.lower()
+                and -(2**63) <= int(text) < 2**64
+            ):
+                allowed.add(C.hash_of({"a": int(text)}))
+            assert set(c.hashes) == allowed, c.name
+
+
+def test_ubjson_char_and_marker_only_cases_say_what_draft_12_says(all_cases):
+    by = {c.name: c for c in all_cases if c.format == "ubjson"}
+    assert by["char-letter"].hashes == (C.hash_of({"a": "a"}),)
+    assert all(by[f"char-{v}"].expect == C.REJECT for v in (128, 195, 255))  # "must not be larger than 127"
+    assert by["valid-marker-only-null"].hashes == (C.hash_of({"a": [None, None]}),)
+    assert by["valid-object-marker-only"].data == b"{U\x01a{$Z#U\x02U\x01bU\x01c}"
+    # binary or an array of integers: both are what Draft 12's "binary data" convention allows
+    assert set(by["uint8-typed-array"].hashes) == {C.hash_of({"a": b"\x01\x02\xff"}), C.hash_of({"a": [1, 2, 255]})}
+    assert by["count-and-end-marker"].expect == C.REJECT

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import diff, envinfo, explain, pinning, stats
+from . import diff, envinfo, explain, locate, pinning, stats
 from .corpus.formats import DECODERS
 from .harnesses import Harness, HarnessError
 from .store import Store
@@ -322,7 +322,11 @@ def explain_read(cell: Cell, got_hash: str) -> str | None:
     """A wrong hash (a read row's, or a writer's whose bytes are not at hand) explained by a
     systematic change of the document, if one matches (explain.py): "every number read as a double
     (first at $.a: ...)". The document is decoded once per dataset, whichever format's file it is read
-    from (they all carry it), and each change is hashed once, when first asked for."""
+    from (they all carry it), and each change is hashed once, when first asked for.
+
+    When no change matches a tree or incremental row's hash, the first differing path and both values
+    are found through the row's own `verify` on cut-down documents (locate.py: at most
+    locate.MAX_CALLS processes and locate.BUDGET_S seconds per cell, under robustness/limits.py)."""
     key = cell.dataset["hash"]
     if key not in _EXPLAINERS:
         fmt = "json" if cell.typed else cell.source_format
@@ -331,7 +335,13 @@ def explain_read(cell: Cell, got_hash: str) -> str | None:
         except Exception:  # no reference decoder, or an unreadable corpus file: no explanation
             _EXPLAINERS[key] = None
     found = _EXPLAINERS[key]
-    return found.explain(got_hash) if found else None
+    why = found.explain(got_hash) if found else None
+    if why or found is None or cell.test not in ("tree", "incremental") or cell.bench.get("baseline"):
+        return why
+    where = locate.locate_row(
+        found.expected, cell.harness, cell.bench, cell.test, cell.harness_format, cell.source_format
+    )
+    return where.message
 
 
 def explain_write(cell: Cell, output: bytes) -> str:

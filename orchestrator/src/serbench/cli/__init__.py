@@ -576,7 +576,7 @@ def cmd_vectors(args) -> int:
 
 def cmd_robustness(args) -> int:
     """Every decoder row against the robustness cases, each case in its own limited process
-    (docs/robustness.md). Uses the harnesses that are built (`--build` builds what is missing first)."""
+    (docs/robustness.md). Builds every harness first, as `run` does (`--no-build`: only those built)."""
     import fnmatch
 
     from ..report import robustness as robustness_report
@@ -587,10 +587,12 @@ def cmd_robustness(args) -> int:
     limits = Limits(timeout_s=args.timeout_s, memory_bytes=args.memory_mib * MIB, stack_bytes=args.stack_mib * MIB)
     hs = []
     for h in make(args.lang or None, ROOT, BuildOptions(verbose=args.verbose)):
-        if args.build and not h.missing_toolchain():
+        missing = h.missing_toolchain()
+        if args.build and not missing:
             h.build_and_hold(say)
         if not h.is_built():
-            say(f"skipping {h.name}: not built; `serbench build --lang {h.name}` or `--build` builds it")
+            why = "; ".join(missing) if missing else f"not built; `serbench build --lang {h.name}` builds it"
+            say(f"skipping {h.name}: {why}")
             continue
         hs.append(h)
     if not hs:
@@ -866,7 +868,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--memory-mib", type=_int_at_least(64), default=2048, help="RLIMIT_AS per process (default 2048)")
     s.add_argument("--stack-mib", type=_int_at_least(1), default=8, help="RLIMIT_STACK per process (default 8)")
     s.add_argument("--jobs", type=_int_at_least(1), default=1, help="processes at a time (default 1)")
-    s.add_argument("--build", action="store_true", help="build the harnesses first (default: use what is built)")
+    s.add_argument(
+        "--no-build", dest="build", action="store_false", help="use the harnesses as built (default: build first)"
+    )
     s.add_argument("--out", default=str(ROOT / "results"), help="where <run-id>/robustness.md goes")
     s.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder (cases go to its robustness/)")
     s.add_argument("--seed", type=SEED, default=DEFAULT_SEED, help="generator seed (0 to 2^64-1)")

@@ -115,6 +115,17 @@ class Harness:
         """Environment of the harness process (None: inherit ours)."""
         return None
 
+    def limited_command(self, memory_bytes: int, stack_bytes: int) -> list[str]:
+        """argv prefix for a process under the robustness run's RLIMIT_AS and RLIMIT_STACK
+        (robustness/limits.py). A runtime that reserves more address space up front than it uses
+        (the JVM's heap) bounds itself inside the limit here, so that it starts at all."""
+        return self.command()
+
+    def crash_in_own_code(self, stderr: str) -> bool:
+        """Whether a runtime's fatal-error trace on stderr (robustness/run.py RUNTIME_FATAL) points
+        into the harness's own code rather than the library's: then it is a harness bug."""
+        return False
+
     def env_info(self) -> dict:
         """Compiler/runtime versions, flags and build profile, stored with the run."""
         return {}

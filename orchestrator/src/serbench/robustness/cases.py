@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import shutil
 import struct
@@ -47,7 +48,7 @@ WIDE = 1_000_000  # elements of the "many empty arrays" case
 #: 32-bit length form, and past the small fixed buffers a decoder might keep for keys
 LONG_STRING = 300_000
 LONG_KEY = 70_000
-#: formats whose mutations and spec cases are generated (UBJSON: mutations only, no spec cases yet)
+#: formats whose mutations and spec cases are generated (UBJSON: no bit flips, see mutation_cases)
 FORMATS = ("json", "msgpack", "cbor", "bson", "ubjson")
 
 
@@ -640,6 +641,242 @@ def bson_cases() -> list[Case]:
     return c.out
 
 
+# --- UBJSON (Draft 12: ubjson.org/type-reference; the same text is kept as UBJSON-Specification.md in
+# github.com/Iotic-Labs/py-ubjson) ------------------------------------------------------------------------
+
+
+def _ukey(k: bytes) -> bytes:
+    """An object key: an integer length and the bytes, with no S marker ("must not be included")."""
+    return b"U" + bytes([len(k)]) + k
+
+
+def ubjson_cases() -> list[Case]:
+    # {"a": value} as an unsized object, so that a value that ends too early or too late shows as a
+    # malformed object instead of bytes after the root
+    c = _Cases("ubjson", lambda v: b"{" + _ukey(b"a") + v + b"}")
+
+    def wrap(doc) -> str:
+        return hash_of({"a": doc})
+
+    ty = "spec/types"
+    for name, raw, doc, what in [
+        ("null", b"Z", None, "null Z"),
+        ("true", b"T", True, "true T"),
+        ("false", b"F", False, "false F"),
+        ("int8-min", b"i\x80", -128, "int8 -128"),
+        ("int8-negative-one", b"i\xff", -1, "int8 -1"),
+        ("uint8-max", b"U\xff", 255, "uint8 255"),
+        ("int16-min", b"I\x80\x00", -32768, "int16 -32768 (big-endian)"),
+        ("int16-big-endian", b"I\x01\x02", 258, "int16 258: the bytes 01 02 are big-endian"),
+        ("int32-min", b"l\x80\x00\x00\x00", -(1 << 31), "int32 -2^31"),
+        ("int64-min", b"L\x80" + b"\x00" * 7, -(1 << 63), "int64 -2^63"),
+        ("int64-max", b"L\x7f" + b"\xff" * 7, (1 << 63) - 1, "int64 2^63-1"),
+        ("int64-small", b"L" + struct.pack(">q", 1), 1, "1 as int64: not the smallest type, still valid"),
+        ("float32", b"d" + struct.pack(">f", 1.5), 1.5, "float32 1.5"),
+        ("float32-widened", b"d" + struct.pack(">f", 0.1), struct.unpack(">f", struct.pack(">f", 0.1))[0],
+         "float32 0.1: read as the float32 value, widened exactly (not as the double 0.1)"),
+        ("float64", b"D" + struct.pack(">d", -0.25), -0.25, "float64 -0.25"),
+        ("float64-negative-zero", b"D" + struct.pack(">d", -0.0), -0.0, "float64 -0.0 (the sign is data)"),
+        ("float64-subnormal", b"D" + struct.pack(">d", 5e-324), 5e-324, "float64 5e-324, the smallest subnormal"),
+        ("string-empty", b"SU\x00", "", "an empty string"),
+        ("string-utf8", b"SU\x09" + "ü水😀".encode(), "ü水😀", "a string of 2-, 3- and 4-byte UTF-8"),
+    ]:  # fmt: skip
+        c.value(ty, f"valid-{name}", f"valid: {what} (Draft 12, Value Types)", ACCEPT, raw, (wrap(doc),))
+    # Data Format: "length: a positive, integer numeric type (uint8, int16, int32, int64)"; int8 is
+    # what the spec's own examples use ([S][i][3][ham]).
+    ln = "spec/length"
+    for marker, length in [(b"i", b"\x03"), (b"U", b"\x03"), (b"I", b"\x00\x03"), (b"l", b"\x00\x00\x00\x03"),
+                           (b"L", b"\x00" * 7 + b"\x03")]:  # fmt: skip
+        kind = {b"i": "int8", b"U": "uint8", b"I": "int16", b"l": "int32", b"L": "int64"}[marker]
+        c.value(ln, f"string-length-{kind}", f"a string whose length is an {kind} (Draft 12, Data Format)", ACCEPT,
+                b"S" + marker + length + b"abc", (wrap("abc"),))  # fmt: skip
+        c.add(ln, f"key-length-{kind}", f"a key whose length is an {kind} (Draft 12, Object)", ACCEPT,
+              b"{" + marker + length + b"abci\x01}", (hash_of({"abc": 1}),))  # fmt: skip
+    c.add(ln, "key-empty", "an empty key (length 0)", ACCEPT, b"{U\x00i\x01}", (hash_of({"": 1}),))
+    for name, raw, what in [
+        ("string-length-negative", b"Si\xffab", "a string length of int8 -1"),
+        ("string-length-negative-int32", b"Sl\x80\x00\x00\x00ab", "a string length of int32 -2^31"),
+        ("string-length-float", b"Sd" + struct.pack(">f", 3.0) + b"abc", "a string length given as a float32"),
+        ("string-length-char", b"SC\x03abc", "a string length given as a char"),
+        ("string-length-string", b"SSU\x013abc", "a string length given as a string"),
+        ("string-length-high-precision", b"SHU\x013abc", "a string length given as a high-precision number"),
+        ("string-length-missing", b"S", "S followed by the object's end marker"),
+    ]:
+        c.value(ln, name, f"{what}: the length must be a non-negative integer type (Draft 12, Data Format)",
+                REJECT, raw)  # fmt: skip
+    c.add(ln, "key-length-negative", "a key length of int8 -1 (Draft 12, Data Format)", REJECT, b"{i\xffai\x01}")
+    c.add(ln, "key-with-s-marker", 'a key written with an S marker: "the S marker must not be included" (Draft 12, '
+          "Object)", REJECT, b"{SU\x01ai\x01}")  # fmt: skip
+    # Char: "an unsigned byte meant to represent a single printable ASCII character (decimal values
+    # 0-127). It must not have a decimal value larger than 127."
+    ch = "spec/char"
+    c.value(ch, "char-letter", "char 'a' (Draft 12, Char): the string \"a\"", ACCEPT, b"Ca", (wrap("a"),))
+    c.value(ch, "char-127", "char 127, the largest allowed (Draft 12, Char)", ACCEPT, b"C\x7f", (wrap("\x7f"),))
+    for v in (0x80, 0xC3, 0xFF):
+        c.value(ch, f"char-{v}", f"char {v}: above 127 (Draft 12, Char: must not be larger than 127)", REJECT,
+                bytes([0x43, v]))  # fmt: skip
+    c.value(ch, "char-nul", "char 0: within 0-127, but NUL is outside the data model (spec/data-model.md)", IMPL,
+            b"C\x00", (wrap("\x00"),))  # fmt: skip
+    # High-precision: "encoded as a string ... Values must be written out in accordance with the
+    # original JSON number type specification" (json.org). The data model has int64/uint64 and
+    # doubles: an integer that fits is read as that integer, anything else as the nearest double, and
+    # a decoder may refuse numbers it cannot hold (RFC 8259 §6 allows range and precision limits).
+    hp = "spec/number-grammar"
+    for name, text, allowed in [
+        ("integer", "12345678901234567890", (12345678901234567890, 12345678901234567890.0)),
+        ("negative", "-42", (-42, -42.0)),
+        ("pi", "3.14159265358979323846", (3.141592653589793,)),
+        ("exponent", "1.5e300", (1.5e300,)),
+        ("beyond-uint64", "18446744073709551616", (18446744073709551616.0,)),
+    ]:
+        c.value(hp, f"high-precision-{name}", f"high-precision number {text}: an integer that fits, or the nearest "
+                "double, or refused (Draft 12, High-Precision)", IMPL, b"HU" + bytes([len(text)]) + text.encode(),
+                tuple(wrap(v) for v in allowed))  # fmt: skip
+    for name, text in [
+        ("letters", "abc"),
+        ("leading-plus", "+1"),
+        ("leading-zero", "01"),
+        ("bare-fraction", ".5"),
+        ("trailing-dot", "1."),
+        ("two-dots", "1.2.3"),
+        ("hex", "0x10"),
+        ("nan", "NaN"),
+        ("infinity", "Infinity"),
+        ("empty", ""),
+        ("space", " 1"),
+    ]:
+        c.value(hp, f"high-precision-{name}", f"high-precision {text!r}: not a JSON number, which H must be (Draft 12, "
+                "High-Precision)", REJECT, b"HU" + bytes([len(text)]) + text.encode())  # fmt: skip
+    c.value(hp, "high-precision-spec-example", "high-precision '-1.93+E190': the spec's own example, yet not a "
+            "JSON number (Draft 12, High-Precision): reading it is the decoder's choice", IMPL,
+            b"Hi\x0a-1.93+E190")  # fmt: skip
+    c.value(hp, "high-precision-length-negative", "high-precision with a length of int8 -1", REJECT, b"Hi\xff1")
+    # Optimized format: $ type before # count, a type never without a count, counts >= 0, no end
+    # marker after a count, exactly `count` children.
+    opt = "spec/optimized"
+    for name, raw, doc, what in [
+        ("count", b"[#U\x03i\x01i\x02i\x03", [1, 2, 3], "an array with a count and no type"),
+        ("type-count", b"[$i#U\x03\x01\x02\x03", [1, 2, 3], "an array of int8 with type and count"),
+        ("type-count-int16", b"[$I#U\x02\x01\x00\xff\xff", [256, -1], "an array of int16 with type and count"),
+        ("type-count-float64", b"[$D#U\x02" + struct.pack(">dd", 1.5, -2.0), [1.5, -2.0], "float64, type and count"),
+        ("type-count-string", b"[$S#U\x02U\x01xU\x02yz", ["x", "yz"], "strings with type and count"),
+        ("type-count-empty", b"[$i#U\x00", [], "an empty typed array"),
+        ("count-empty", b"[#U\x00", [], "an empty sized array"),
+        ("count-int16", b"[#I\x00\x02TF", [True, False], "a count given as an int16"),
+        ("marker-only-true", b"[$T#U\x03", [True, True, True], "an array of 3 true: the type marker is the value"),
+        ("marker-only-null", b"[$Z#U\x02", [None, None], "an array of 2 null: the type marker is the value"),
+        ("object-count", b"{#U\x02U\x01bi\x01U\x01cZ", {"b": 1, "c": None}, "an object with a count"),
+        ("object-type-count", b"{$i#U\x02U\x01b\x01U\x01c\x02", {"b": 1, "c": 2}, "an int8 object, type and count"),
+        ("object-marker-only", b"{$Z#U\x02U\x01bU\x01c", {"b": None, "c": None},
+         "an object of null values: names only (the spec's example)"),
+        ("nested-typed", b"[$[#U\x02#U\x01i\x01#U\x00", [[1], []],
+         "an array typed as arrays: each child starts at its count (Draft 12, the type is [ for every child)"),
+        ("unsized", b"[i\x01[]{}]", [1, [], {}], "unsized containers with end markers"),
+    ]:  # fmt: skip
+        expect = IMPL if name == "nested-typed" else ACCEPT  # nesting typed containers: see ubjson issue 73
+        c.value(opt, f"valid-{name}", f"valid: {what} (Draft 12, Optimized Format)", expect, raw, (wrap(doc),))
+    c.value(opt, "uint8-typed-array", "an array typed uint8: \"to store binary data, use a strongly-typed array of "
+            "uint8\" (Draft 12, Data Format): binary or an array of integers", IMPL, b"[$U#U\x03\x01\x02\xff",
+            (wrap(b"\x01\x02\xff"), wrap([1, 2, 255])))  # fmt: skip
+    for name, raw, what in [
+        ("type-without-count", b"[$i\x01\x02]", "a type with no count: \"a type cannot be specified by itself\""),
+        ("count-before-type", b"[#U\x02$i\x01\x02", "a count before the type: the type \"must be done so before "
+         "count\""),
+        ("count-negative", b"[#i\xffi\x01", "a count of int8 -1: \"a count must be >= 0\""),
+        ("count-negative-int64", b"[#L" + b"\xff" * 8 + b"i\x01", "a count of int64 -1"),
+        ("count-and-end-marker", b"[#U\x01i\x01]", "a count and then an end marker: \"must not specify an "
+         "end-marker\""),
+        ("count-too-few", b"[#U\x03i\x01i\x02", "a count of 3 with 2 children"),
+        ("count-float", b"[#d" + struct.pack(">f", 2.0) + b"i\x01i\x02", "a count given as a float32"),
+        ("count-string", b"[#SU\x012i\x01i\x02", "a count given as a string"),
+        ("count-missing", b"[#", "# with no count"),
+        ("type-missing", b"[$", "$ with no type"),
+        ("type-unknown", b"[$X#U\x01\x00", "a type marker X that Draft 12 does not define"),
+        ("object-type-without-count", b"{$iU\x01b\x01}", "an object with a type and no count"),
+        ("object-count-too-few", b"{#U\x02U\x01bi\x01", "an object with a count of 2 and 1 pair"),
+    ]:  # fmt: skip
+        c.value(opt, name, f"{what} (Draft 12, Optimized Format)", REJECT, raw)
+    # No-op: "when decoding, No-Op values should be skipped. Also, they can only occur as elements of a
+    # container."
+    nop = "spec/noop"
+    c.value(nop, "noop-in-array", "no-ops among an unsized array's elements are skipped (Draft 12, No-Op)", ACCEPT,
+            b"[Ni\x01NNi\x02N]", (wrap([1, 2]),))  # fmt: skip
+    c.value(nop, "noop-only", "an unsized array of no-ops only: empty (Draft 12, No-Op)", ACCEPT, b"[NN]",
+            (wrap([]),))  # fmt: skip
+    c.add(nop, "noop-between-pairs", "a no-op between an object's pairs: the spec says elements of a container, and "
+          "an object's elements are pairs, so skipping is the natural reading but not stated", IMPL,
+          b"{NU\x01ai\x01N}", (hash_of({"a": 1}),))  # fmt: skip
+    c.value(nop, "noop-in-sized-array", "a no-op inside a sized array: whether it counts as a child is not said",
+            IMPL, b"[#U\x02Ni\x01i\x02", (wrap([1, 2]),))  # fmt: skip
+    c.value(nop, "noop-as-value", "a no-op where an object's value should be: skipped, the next byte is read as "
+            "the value (here the end marker) or refused", IMPL, b"N")  # fmt: skip
+    c.add(nop, "noop-at-root", "a no-op before the root value: no-ops \"can only occur as elements of a container\"",
+          REJECT, b"N{}")  # fmt: skip
+    c.add(nop, "noop-only-input", "the input is a single no-op: no value at all", REJECT, b"N")
+    st = "spec/structure"
+    for name, raw, what in [
+        ("unknown-marker", b"X", "a marker Draft 12 does not define (X)"),
+        ("marker-lower-u", b"u\x00\x01", "u, a later draft's uint16, not in Draft 12"),
+        ("marker-b", b"B\x01", "B, an earlier draft's byte, not in Draft 12"),
+        ("marker-e", b"E", "E, an earlier draft's end marker"),
+        ("end-of-array-in-object", b"]", "] where a value is expected"),
+        ("array-closed-by-brace", b"[i\x01}", "an array closed by }"),
+    ]:
+        c.value(st, f"structure-{name}", f"{what} (Draft 12)", REJECT, raw)
+    # the input ends inside a value: {"a": X} cut inside X (no closing marker follows to be misread)
+    for name, raw, what in [
+        ("int16", b"I\x01", "int16 with 1 of 2 bytes"),
+        ("int64", b"L\x00\x00\x00", "int64 with 3 of 8 bytes"),
+        ("float64", b"D\x00\x00\x00\x00", "float64 with 4 of 8 bytes"),
+        ("float32", b"d\x00", "float32 with 1 of 4 bytes"),
+        ("char", b"C", "C with no byte after it"),
+        ("string", b"SU\x05ab", "a string of 5 bytes with 2"),
+        ("string-length", b"SI\x00", "a string whose int16 length has 1 of 2 bytes"),
+        ("high-precision", b"HU\x0512", "a high-precision number of 5 bytes with 2"),
+        ("array", b"[i\x01", "an unsized array with no end marker"),
+        ("typed-array", b"[$l#U\x02\x00\x00\x00\x01\x00", "a typed int32 array of 2 with 1.25 elements"),
+    ]:
+        c.add("spec/truncated-header", f"truncated-{name}", f"{what}: the input ends inside a value (Draft 12)",
+              REJECT, b"{U\x01a" + raw)  # fmt: skip
+    c.add("spec/truncated-header", "truncated-key", "a key of 5 bytes with 2: the input ends inside a key", REJECT,
+          b"{U\x05bc")  # fmt: skip
+    c.add(st, "structure-object-closed-by-bracket", "an object closed by ] (Draft 12)", REJECT, b"{U\x01ai\x01]")
+    c.add(st, "structure-object-key-without-value", "an object whose last key has no value (Draft 12)", REJECT,
+          b"{U\x01a}")  # fmt: skip
+    c.add(st, "structure-empty", "no bytes at all", REJECT, b"")
+    c.add(st, "structure-root-array", "an array at the root: UBJSON, outside the data model (root is a map)", IMPL,
+          b"[i\x01]", (hash_of([1]),))  # fmt: skip
+    c.add(st, "structure-root-scalar", "a number at the root: UBJSON, outside the data model", IMPL, b"i\x01",
+          (hash_of(1),))  # fmt: skip
+    c.add(st, "structure-empty-object", "the empty unsized object", ACCEPT, b"{}", (hash_of({}),))
+    # Numeric: "Numeric values of infinity (and NaN) are to be encoded as a null in all cases": a
+    # writer's rule; a decoder given one may read it (outside the data model) or refuse it.
+    for name, raw, what in [
+        ("float64-nan", b"D" + struct.pack(">d", math.nan), "float64 NaN"),
+        ("float64-infinity", b"D" + struct.pack(">d", math.inf), "float64 +infinity"),
+        ("float32-nan", b"d" + struct.pack(">f", math.nan), "float32 NaN"),
+    ]:
+        c.value("spec/data-model", name, f"{what}: to be written as null (Draft 12, Numeric), outside the data model",
+                IMPL, raw)  # fmt: skip
+    # String: "the UBJSON string value requires UTF-8 encoding" (keys are strings too).
+    utf = "spec/utf8"
+    for name, raw, what in [
+        ("byte-ff", b"SU\x03x\xffy", "0xFF"),
+        ("overlong", b"SU\x02\xc0\xaf", "an overlong '/'"),
+        ("surrogate-encoded", b"SU\x03\xed\xa0\x80", "UTF-8 of a surrogate (CESU-8)"),
+        ("truncated", b"SU\x02x\xc3", "a 2-byte sequence cut by the length"),
+    ]:
+        c.value(utf, f"utf8-{name}", f"string with {what} (Draft 12, String: requires UTF-8)", REJECT, raw)
+    c.add(utf, "utf8-key", "a key with 0xFF (Draft 12, String: requires UTF-8)", REJECT, b"{U\x02k\xffi\x01}")
+    c.value(utf, "utf8-high-precision", "a high-precision number with 0xFF (a string, so UTF-8, and not a number)",
+            REJECT, b"HU\x021\xff")  # fmt: skip
+    c.add("spec/duplicate-keys", "duplicate-key", "the same key twice (Draft 12 does not say which wins)", IMPL,
+          b"{U\x01ai\x01U\x01ai\x02}", _dup_hashes())  # fmt: skip
+    c.add("spec/trailing", "trailing-byte", "a null after the root object: one value and extra bytes", IMPL,
+          b"{U\x01ai\x01}Z", (hash_of({"a": 1}),))  # fmt: skip
+    return c.out
+
+
 # --- mutations of a valid corpus document ---------------------------------------------------------------
 
 
@@ -829,7 +1066,13 @@ def mutation_cases(seed: int) -> list[Case]:
     return out
 
 
-SPEC_CASES = {"json": json_cases, "msgpack": msgpack_cases, "cbor": cbor_cases, "bson": bson_cases}
+SPEC_CASES = {
+    "json": json_cases,
+    "msgpack": msgpack_cases,
+    "cbor": cbor_cases,
+    "bson": bson_cases,
+    "ubjson": ubjson_cases,
+}
 
 
 def all_cases(seed: int = DEFAULT_SEED) -> list[Case]:

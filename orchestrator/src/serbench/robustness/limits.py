@@ -79,10 +79,18 @@ def _limit_child(limits: Limits) -> None:
     _die_with_parent()
 
 
-def _tail(f, keep: int) -> str:
+def _kept(f, keep: int) -> str:
+    """The first and last keep/2 bytes of what the process wrote: a runtime's fatal error says what
+    happened in its first line (Go: "fatal error: stack overflow") and then prints stacks that can be
+    far longer than `keep`, while other crashes say it last."""
     size = f.seek(0, os.SEEK_END)
-    f.seek(max(0, size - keep))
-    return f.read().decode(errors="replace")
+    if size <= keep:
+        f.seek(0)
+        return f.read().decode(errors="replace")
+    f.seek(0)
+    head = f.read(keep // 2).decode(errors="replace")
+    f.seek(size - keep // 2)
+    return f"{head}\n[... {size - keep} bytes left out ...]\n{f.read().decode(errors='replace')}"
 
 
 def run_limited(argv: list[str], env: dict | None, limits: Limits) -> Exit:
@@ -124,4 +132,4 @@ def run_limited(argv: list[str], env: dict | None, limits: Limits) -> Exit:
                 with contextlib.suppress(ChildProcessError):
                     proc.wait()
         wall = time.monotonic() - t0
-        return Exit(code, _tail(out, STDOUT_KEEP), _tail(err, STDERR_KEEP), wall, rss)
+        return Exit(code, _kept(out, STDOUT_KEEP), _kept(err, STDERR_KEEP), wall, rss)

@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import locate
 from ..corpus import formats as F
 from ..explain import Explainer
 from .cases import ACCEPT, IMPL, REJECT
@@ -41,6 +42,12 @@ OOM_PATTERN = re.compile(
     re.IGNORECASE,
 )
 STACK_PATTERN = re.compile(r"overflowed its stack|stack overflow|stack exhausted|goroutine stack exceeds", re.I)
+#: a runtime's fatal error with its trace, which no harness can catch: Go's runtime exits 2 (the
+#: protocol's usage-error code) on "fatal error: stack overflow / out of memory" and on a panic that
+#: escapes, printing the goroutines' stacks; exit 2 with this on stderr is a crash, not a usage error
+RUNTIME_FATAL = re.compile(r"^(fatal error: |panic: )", re.M)
+GROWING_STACK = re.compile(r"^runtime\.(newstack|copystack|morestack)\b", re.M)
+RUNTIME_TRACE = re.compile(r"^goroutine \d+ (?:.* )?\[[^]]+\]:", re.M)
 
 # verdicts: what the outcome means given the expectation
 PASS, WRONG, ACCEPTED_MALFORMED, REJECTED_VALID = "pass", "wrong-value", "accepted-malformed", "rejected-valid"
@@ -115,8 +122,12 @@ def _json_line(text: str) -> dict:
     return {}
 
 
-def classify(ex: Exit, hashes: Iterable[str], limits: Limits) -> tuple[str, str | None, str | None]:
-    """(outcome, hash printed or None, reason) of one verify process, per spec/protocol.md's exit codes."""
+def classify(
+    ex: Exit, hashes: Iterable[str], limits: Limits, own_code: Callable[[str], bool] = lambda _: False
+) -> tuple[str, str | None, str | None]:
+    """(outcome, hash printed or None, reason) of one verify process, per spec/protocol.md's exit codes.
+    `own_code(stderr)` says whether a runtime's fatal trace points into the harness's own code (its
+    walk or reference decoder), which is then the harness's fault, never the library's."""
     hashes = set(hashes)
     out = _json_line(ex.stdout)
     tail = _last_lines(ex.stderr)
@@ -141,9 +152,23 @@ def classify(ex: Exit, hashes: Iterable[str], limits: Limits) -> tuple[str, str 
             None,
             "exit 6, the harness's own limit or reference decoder: " + (error or tail or "no reason"),
         )
-    if ex.code in (2, 4, 5):
-        return "harness", None, f"exit {ex.code} from verify (a protocol error, not the library): {error or tail}"
     both = f"{error or ''} {ex.stderr}"
+    fatal = ex.code == 2 and RUNTIME_FATAL.search(ex.stderr) and RUNTIME_TRACE.search(ex.stderr)
+    if fatal and own_code(ex.stderr):
+        said = _line_matching(ex.stderr, RUNTIME_FATAL)
+        return "harness", None, f"exit 2, a runtime fatal error in the harness's own code: {said}"
+    if ex.code in (2, 4, 5) and not fatal:
+        return "harness", None, f"exit {ex.code} from verify (a protocol error, not the library): {error or tail}"
+    if fatal:
+        said = _line_matching(ex.stderr, RUNTIME_FATAL)
+        if GROWING_STACK.search(ex.stderr):
+            # Go's stacks grow by copying into a block twice the size: under RLIMIT_AS a runaway
+            # recursion fails there, as "out of memory", before its 1 GB stack limit
+            return "crashed", None, f"exit 2 (stack overflow: the stack could not grow), a runtime fatal error: {said}"
+        if OOM_PATTERN.search(said):
+            return "oom", None, f"exit 2 after a failed allocation: {said}"
+        what = " (stack overflow)" if STACK_PATTERN.search(ex.stderr) else ""
+        return "crashed", None, f"exit 2{what}, a runtime fatal error: {said}"
     if ex.code < 0:
         sig = _signal_name(-ex.code)
         if OOM_PATTERN.search(both) or (-ex.code == signal.SIGKILL):
@@ -175,8 +200,10 @@ def verdict(expect: str, outcome: str) -> str:
     return IMPL_ACCEPTED if accepted else IMPL_REJECTED
 
 
-def verify_argv(row: Row, path: Path) -> list[str]:
-    return row.harness.command() + [
+def verify_argv(row: Row, path: Path, limits: Limits | None) -> list[str]:
+    """The row's verify of one file, started as the limits need (None: as `run` starts it)."""
+    start = row.harness.limited_command(limits.memory_bytes, limits.stack_bytes) if limits else row.harness.command()
+    return start + [
         "verify", "--bench", row.bench["id"], "--test", row.test, "--format", row.format, "--file", str(path),
     ]  # fmt: skip
 
@@ -197,15 +224,31 @@ def _explain(path: Path, fmt: str, got: str) -> str | None:
         return None
 
 
+def _allowed(case: dict) -> list[str]:
+    # an accept case allows its one hash; a reject case any (accepting it is wrong whatever the hash)
+    return case["hashes"] if case["expect"] != REJECT else []
+
+
 def run_case(row: Row, case: dict, case_dir: Path, limits: Limits) -> dict:
     """One case in one process: the stored result row."""
-    ex = run_limited(verify_argv(row, case_dir / case["file"]), row.harness.env(), limits)
-    # an accept case allows its one hash; a reject case any (accepting it is wrong whatever the hash)
-    allowed = case["hashes"] if case["expect"] != REJECT else []
-    outcome, h, reason = classify(ex, allowed, limits)
+    ex = run_limited(verify_argv(row, case_dir / case["file"], limits), row.harness.env(), limits)
+    outcome, h, reason = classify(ex, _allowed(case), limits, row.harness.crash_in_own_code)
     if outcome == "other-hash" and case["expect"] == ACCEPT:
-        why = _explain(case_dir / case["file"], row.format, h)
+        # a systematic change of the whole case first; else cut the case down through the row's
+        # own verify to the first value it reads differently (locate.py), with a smaller budget than
+        # run's, since a run can have many such cases
+        path = case_dir / case["file"]
+        why = (
+            _explain(path, row.format, h)
+            or locate.locate_file(
+                path, row.format, row.harness, row.bench, row.test, limits=limits, max_calls=30, budget_s=20
+            ).message
+        )
         reason = f"{reason}; {why}" if why else reason
+    return result_row(row, case, outcome, h, reason, ex)
+
+
+def result_row(row: Row, case: dict, outcome: str, h: str | None, reason: str | None, ex: Exit) -> dict:
     return {
         "harness": row.harness.name,
         "bench": row.bench["id"],
@@ -225,6 +268,28 @@ def run_case(row: Row, case: dict, case_dir: Path, limits: Limits) -> dict:
         "maxrss_kb": ex.maxrss_kb,
         "file": case["file"],
     }
+
+
+FAILING = ("crashed", "hung", "oom", "harness")
+
+
+def limits_stop_row(row: Row, cases: list[dict], case_dir: Path, limits: Limits) -> str | None:
+    """Why the row cannot run at all under the limits, or None. Its smallest valid case is run under
+    them; when that fails and the same case passes with no limits, every failure of the row would be
+    the limits' (e.g. a runtime that cannot start inside RLIMIT_AS), never the library's."""
+    valid = [c for c in cases if c["expect"] == ACCEPT]
+    if not valid:
+        return None
+    case = min(valid, key=lambda c: ((case_dir / c["file"]).stat().st_size, c["name"]))
+    path = case_dir / case["file"]
+    outcome, _, reason = classify(run_limited(verify_argv(row, path, limits), row.harness.env(), limits), [], limits)
+    if outcome not in FAILING:
+        return None
+    free = Limits(timeout_s=limits.timeout_s, memory_bytes=1 << 62, stack_bytes=limits.stack_bytes)
+    unlimited, _, _ = classify(run_limited(verify_argv(row, path, None), row.harness.env(), free), [], free)
+    if unlimited in FAILING:
+        return None  # the library's own behaviour on that case: the cases will show it
+    return f"not run: {case['format']}/{case['name']} fails under the limits ({reason}) and passes without them"
 
 
 def run_rows(
@@ -256,7 +321,13 @@ def run_rows(
             t0 = time.monotonic()
             results = []
             progress(done, total, row.label)
-            for res in mapper(lambda c, row=row: run_case(row, c, case_dir, limits), mine):
+            stop = limits_stop_row(row, mine, case_dir, limits)
+            if stop:
+                none = Exit(None, "", "", 0.0, None)
+                each = (result_row(row, c, "harness", None, stop, none) for c in mine)
+            else:
+                each = mapper(lambda c, row=row: run_case(row, c, case_dir, limits), mine)
+            for res in each:
                 record(res)
                 results.append(res)
                 done += 1
@@ -271,8 +342,8 @@ def run_rows(
 # --- summaries ------------------------------------------------------------------------------------
 
 
-def _n(k: int, word: str) -> str:
-    return f"{k} {word}" + ("" if k == 1 else "s")
+def _n(k: int, word: str, plural: str | None = None) -> str:
+    return f"{k} {word if k == 1 else plural or word + 's'}"
 
 
 def summary_line(results: list[dict]) -> str:
@@ -305,9 +376,9 @@ def summary_line(results: list[dict]) -> str:
     if v[WRONG]:
         parts.append(_n(v[WRONG], "wrong value"))
     failures = [(o[k], k) for k in ("crashed", "hung", "oom") if o[k]]
-    words = {"crashed": "crash", "hung": "hang", "oom": "memory blow-up"}
+    words = {"crashed": ("crash", "crashes"), "hung": ("hang", "hangs"), "oom": ("memory blow-up", None)}
     if failures:
-        parts.append(", ".join(f"{_n(k, words[w])}" for k, w in failures).upper())
+        parts.append(", ".join(f"{_n(k, *words[w])}" for k, w in failures).upper())
     else:
         parts.append("no crash, hang or memory blow-up")
     if o["harness"]:

@@ -1,0 +1,193 @@
+"""The robustness run's handling of runtimes: limits a runtime must fit itself into (the JVM), fatal
+errors a runtime prints and exits 2 with (Go), and a row that cannot run under the limits at all."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+from serbench.harnesses.base import Harness
+from serbench.harnesses.java import JavaHarness
+from serbench.robustness import cases as C
+from serbench.robustness import run as R
+from serbench.robustness.limits import MIB, Exit, Limits, _kept
+
+LIMITS = Limits(timeout_s=5.0, memory_bytes=512 * MIB)
+
+GO_STACK = textwrap.dedent(
+    """\
+    runtime: goroutine stack exceeds 1000000000-byte limit
+    fatal error: stack overflow
+
+    runtime stack:
+    runtime.throw({0x10d5fcf?, 0x25192c5e9160?})
+    \truntime/panic.go:1229 +0x48
+
+    goroutine 1 gp=0x25192c58c1e0 m=3 [running]:
+    github.com/segmentio/encoding/json.decoder.parseArray({0x30000002?})
+    \tgithub.com/segmentio/encoding@v0.5.4/json/parse.go:642 +0x4e9
+    """
+)
+GO_OOM = GO_STACK.replace("fatal error: stack overflow", "fatal error: out of memory").replace(
+    "runtime: goroutine stack exceeds 1000000000-byte limit",
+    "runtime: out of memory: cannot allocate 268435456-byte block",
+)
+
+
+def _exit(code, stderr="", stdout=""):
+    return Exit(code, stdout, stderr, 0.1, None)
+
+
+def test_a_go_runtime_fatal_error_is_the_librarys_crash_not_a_usage_error():
+    outcome, h, reason = R.classify(_exit(2, GO_STACK), [], LIMITS)
+    assert (outcome, h) == ("crashed", None)
+    assert reason == "exit 2 (stack overflow), a runtime fatal error: fatal error: stack overflow"
+
+
+def test_a_go_out_of_memory_is_a_memory_blow_up():
+    outcome, _, reason = R.classify(_exit(2, GO_OOM), [], LIMITS)
+    assert outcome == "oom" and reason == "exit 2 after a failed allocation: fatal error: out of memory"
+
+
+def test_a_go_stack_that_cannot_grow_is_a_stack_overflow():
+    growing = GO_OOM.replace("runtime.throw(", "runtime.newstack()\n\truntime/stack.go:1216\nruntime.throw(")
+    outcome, _, reason = R.classify(_exit(2, growing), [], LIMITS)
+    assert outcome == "crashed" and reason.startswith("exit 2 (stack overflow: the stack could not grow)")
+
+
+def test_a_fatal_error_in_the_harnesss_own_code_is_never_the_librarys():
+    own = GO_STACK.replace("github.com/segmentio/encoding/json.decoder.parseArray", "serbench/harnesses/go/walk")
+    outcome, _, reason = R.classify(_exit(2, own), [], LIMITS, lambda err: "serbench/harnesses/go/" in err)
+    assert outcome == "harness" and "harness's own code" in reason
+    # the same trace into the library stays the library's
+    assert R.classify(_exit(2, GO_STACK), [], LIMITS, lambda err: "serbench/harnesses/go/" in err)[0] == "crashed"
+
+
+def test_exit_2_without_a_runtime_trace_is_still_a_usage_error():
+    assert R.classify(_exit(2, "usage: verify --bench ..."), [], LIMITS)[0] == "harness"
+    # "panic:" alone (no goroutine trace) is not taken for a runtime's fatal error
+    assert R.classify(_exit(2, "panic: unknown option"), [], LIMITS)[0] == "harness"
+
+
+def test_a_long_stderr_keeps_its_first_line_and_its_end(tmp_path):
+    f = (tmp_path / "err").open("w+b")
+    f.write(b"fatal error: stack overflow\n" + b"frame\n" * 10_000 + b"last line\n")
+    kept = _kept(f, 4096)
+    assert kept.startswith("fatal error: stack overflow\n") and kept.endswith("last line\n")
+    assert "bytes left out" in kept and len(kept) < 4200
+    f.seek(0)
+    f.truncate()
+    f.write(b"short")
+    assert _kept(f, 4096) == "short"
+
+
+def test_failures_are_counted_in_plain_english():
+    res = [{"verdict": R.FAIL, "outcome": "crashed", "expect": C.REJECT}] * 2
+    res += [{"verdict": R.FAIL, "outcome": "hung", "expect": C.REJECT}]
+    assert "2 CRASHES, 1 HANG" in R.summary_line(res)
+
+
+# --- a row that cannot start under the limits ------------------------------------------------------
+
+SCRIPT = textwrap.dedent(
+    """\
+    import json, sys
+    if sys.argv[1] == "--limited":  # as a runtime that cannot start inside the limits
+        print("Error occurred during initialization of VM", file=sys.stderr); sys.exit(1)
+    print(json.dumps({"hash": "0123456789abcdef"}))
+    """
+)
+
+
+class LimitedFake(Harness):
+    name = "fake"
+    folder = "."
+
+    def __init__(self, root: Path, script: Path, starts_limited: bool):
+        super().__init__(root)
+        self.script, self.starts_limited = script, starts_limited
+
+    def build(self) -> None:
+        pass
+
+    def command(self) -> list[str]:
+        return [sys.executable, str(self.script), "--free"]
+
+    def limited_command(self, memory_bytes: int, stack_bytes: int) -> list[str]:
+        return self.command() if self.starts_limited else [sys.executable, str(self.script), "--limited"]
+
+
+def _rows_and_cases(tmp_path: Path, starts_limited: bool):
+    script = tmp_path / "fake.py"
+    script.write_text(SCRIPT)
+    (tmp_path / "json").mkdir()
+    cases = []
+    for name, body, expect in (("small", b"[]", C.ACCEPT), ("bigger", b"[1, 2]", C.ACCEPT), ("bad", b"[", C.REJECT)):
+        (tmp_path / "json" / f"{name}.json").write_bytes(body)
+        cases.append({"name": name, "format": "json", "class": "spec/x", "expect": expect,
+                      "hashes": ["0123456789abcdef"], "file": f"json/{name}.json"})  # fmt: skip
+    h = LimitedFake(tmp_path, script, starts_limited)
+    row = R.Row(h, {"id": "b", "library": "lib", "version": "1"}, "tree", "json")
+    return row, cases
+
+
+def test_a_row_that_cannot_start_under_the_limits_is_never_counted_as_crashing(tmp_path):
+    row, cases = _rows_and_cases(tmp_path, starts_limited=False)
+    stop = R.limits_stop_row(row, cases, tmp_path, LIMITS)
+    assert stop.startswith("not run: json/small fails under the limits (exit 1, outside the protocol")
+    assert stop.endswith("and passes without them")
+    got = []
+    R.run_rows([row], cases, tmp_path, LIMITS, got.append, lambda *a: None, lambda *a: None)
+    assert [(r["case_name"], r["outcome"], r["verdict"]) for r in got] == [
+        ("small", "harness", R.NOT_JUDGED),
+        ("bigger", "harness", R.NOT_JUDGED),
+        ("bad", "harness", R.NOT_JUDGED),
+    ]
+    assert all(r["reason"] == stop for r in got)
+
+
+def test_a_row_that_starts_under_the_limits_runs_its_cases(tmp_path):
+    row, cases = _rows_and_cases(tmp_path, starts_limited=True)
+    assert R.limits_stop_row(row, cases, tmp_path, LIMITS) is None
+    got = []
+    R.run_rows([row], cases, tmp_path, LIMITS, got.append, lambda *a: None, lambda *a: None)
+    assert [(r["case_name"], r["outcome"]) for r in got] == [
+        ("small", "accepted"),
+        ("bigger", "accepted"),
+        ("bad", "accepted"),
+    ]
+
+
+# --- the JVM inside the limits ---------------------------------------------------------------------
+
+
+def test_the_jvm_bounds_its_heap_and_stack_inside_the_limits(tmp_path, monkeypatch):
+    target = tmp_path / "harnesses" / "java" / "target"
+    target.mkdir(parents=True)
+    (target / "serbench-java-0.1.0.jar").write_bytes(b"")
+    (target / "classpath.txt").write_text("/m2/a.jar:/m2/b.jar")
+    h = JavaHarness(tmp_path)
+    monkeypatch.setattr(JavaHarness, "_class_archive", lambda self, argv, flags: None)
+    argv = h.limited_command(2048 * MIB, 8 * MIB)
+    assert argv[1:3] == ["-Xmx512m", "-Xss8m"] and "-XX:+UseSerialGC" in argv
+    assert argv[-3:] == ["-cp", f"{target / 'serbench-java-0.1.0.jar'}:/m2/a.jar:/m2/b.jar", "serbench.Main"]
+    # the run's own command keeps the JVM's defaults (DESIGN §10)
+    assert h.command()[1:2] == ["-cp"]
+    monkeypatch.setattr(JavaHarness, "_class_archive", lambda self, argv, flags: target / "x.jsa")
+    assert f"-XX:SharedArchiveFile={target / 'x.jsa'}" in h.limited_command(512 * MIB, 8 * MIB)
+
+
+def test_go_tells_its_own_frames_from_the_librarys(tmp_path):
+    from serbench.harnesses.go import GoHarness
+
+    h = GoHarness(tmp_path)
+    assert not h.crash_in_own_code(GO_STACK)  # segmentio's parseArray recursed
+    own = GO_STACK.replace(
+        "github.com/segmentio/encoding/json.decoder.parseArray", "serbench/harnesses/go/adapters.walk"
+    )
+    assert h.crash_in_own_code(own)
+    panic = "panic: boom\n\ngoroutine 1 [running]:\nruntime.gopanic({0x1})\n\truntime/panic.go:1\n"
+    assert h.crash_in_own_code(panic + "main.main()\n\t/x/main.go:3\n")
+    assert not h.crash_in_own_code(panic + "github.com/x/y.(*D).parse(...)\n\t/y/d.go:3\n")
+    assert not h.crash_in_own_code("fatal error: out of memory\n")  # no goroutine trace: no claim
