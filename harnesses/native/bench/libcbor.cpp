@@ -243,6 +243,10 @@ struct Ctx {
   Hasher h;
   std::vector<Frame> frames;  // grows with the nesting, reused across ops
   const char* error;
+  // An indefinite-length string (RFC 8949 §3.2.3) arrives as a start, definite-length chunks of the
+  // same major type, and a break; its chunks are joined here and hashed as one string at the break.
+  enum class Chunked { kNone, kText, kBytes } chunked;
+  std::string chunks;
 };
 
 Ctx* C(void* p) { return static_cast<Ctx*>(p); }
@@ -300,8 +304,18 @@ void on_neg(void* c, uint64_t m) {
 void on_neg8(void* c, uint8_t m) { on_neg(c, m); }
 void on_neg16(void* c, uint16_t m) { on_neg(c, m); }
 void on_neg32(void* c, uint32_t m) { on_neg(c, m); }
+// A chunk of the open indefinite-length string, if one is open: true when it was taken.
+bool chunk(Ctx* c, Ctx::Chunked type, cbor_data s, size_t n) {
+  if (c->chunked == Ctx::Chunked::kNone) return false;
+  if (c->chunked != type)
+    c->error = "a chunk of an indefinite-length string is not of the string's type";
+  else
+    c->chunks.append(reinterpret_cast<const char*>(s), n);
+  return true;
+}
 void on_string(void* p, cbor_data s, size_t n) {
   Ctx* c = C(p);
+  if (chunk(c, Ctx::Chunked::kText, s, n)) return;
   if (at_key(c)) {
     sb_hasher_key(&c->h, s, n);
     item_done(c);
@@ -310,16 +324,41 @@ void on_string(void* p, cbor_data s, size_t n) {
     item_done(c);
   }
 }
-void on_bytes(void* c, cbor_data s, size_t n) { scalar(C(c), sb_hash_bin(s, n)); }
-void on_chunked(void* c) { C(c)->error = "indefinite-length strings are not supported by this adapter"; }
+void on_bytes(void* p, cbor_data s, size_t n) {
+  if (!chunk(C(p), Ctx::Chunked::kBytes, s, n)) scalar(C(p), sb_hash_bin(s, n));
+}
+void start_chunked(Ctx* c, Ctx::Chunked type) {
+  if (c->chunked != Ctx::Chunked::kNone) {
+    c->error = "an indefinite-length string inside another";
+    return;
+  }
+  c->chunked = type;
+  c->chunks.clear();
+}
+void on_text_start(void* c) { start_chunked(C(c), Ctx::Chunked::kText); }
+void on_bytes_start(void* c) { start_chunked(C(c), Ctx::Chunked::kBytes); }
 void on_array(void* c, size_t n) { open(C(c), false, static_cast<int64_t>(n)); }
 void on_map(void* c, size_t n) { open(C(c), true, 2 * static_cast<int64_t>(n)); }
 void on_indef_array(void* c) { open(C(c), false, -1); }
 void on_indef_map(void* c) { open(C(c), true, -1); }
 void on_break(void* p) {
   Ctx* c = C(p);
+  if (c->chunked != Ctx::Chunked::kNone) {  // the end of an indefinite-length string
+    const bool text = c->chunked == Ctx::Chunked::kText;
+    c->chunked = Ctx::Chunked::kNone;
+    const auto* s = reinterpret_cast<cbor_data>(c->chunks.data());
+    if (text)
+      on_string(c, s, c->chunks.size());
+    else
+      on_bytes(c, s, c->chunks.size());
+    return;
+  }
   if (c->frames.empty() || c->frames.back().left >= 0) {
     c->error = "unexpected break";
+    return;
+  }
+  if (c->frames.back().is_map && !c->frames.back().key_next) {
+    c->error = "an indefinite-length map ends after a key, without its value";
     return;
   }
   c->frames.pop_back();
@@ -344,9 +383,9 @@ cbor_callbacks make_callbacks() {
   cb.negint32 = on_neg32;
   cb.negint64 = on_neg;
   cb.byte_string = on_bytes;
-  cb.byte_string_start = on_chunked;
+  cb.byte_string_start = on_bytes_start;
   cb.string = on_string;
-  cb.string_start = on_chunked;
+  cb.string_start = on_text_start;
   cb.array_start = on_array;
   cb.indef_array_start = on_indef_array;
   cb.map_start = on_map;
@@ -371,6 +410,7 @@ class Streaming : public Adapter {
     sb_hasher_init(&ctx_.h);
     ctx_.frames.clear();
     ctx_.error = nullptr;
+    ctx_.chunked = Ctx::Chunked::kNone;
     const auto* data = reinterpret_cast<cbor_data>(buf);
     size_t off = 0;
     // One item per call; every call that finishes reads at least its initial byte, so the loop
