@@ -191,3 +191,51 @@ def test_go_tells_its_own_frames_from_the_librarys(tmp_path):
     assert h.crash_in_own_code(panic + "main.main()\n\t/x/main.go:3\n")
     assert not h.crash_in_own_code(panic + "github.com/x/y.(*D).parse(...)\n\t/y/d.go:3\n")
     assert not h.crash_in_own_code("fatal error: out of memory\n")  # no goroutine trace: no claim
+
+
+# --- a stored run, reported again --------------------------------------------------------------------
+
+
+def _stored_run(tmp_path: Path):
+    from serbench.store import Store
+
+    store = Store(tmp_path / "s.db")
+    store.create_robustness_run("rb9", {"command_line": "serbench robustness", "limits_text": "10 s"}, {}, {})
+    none = Exit(3, "", "", 0.1, None)
+    for lib, bench, case, outcome, expect, reason in (
+        ("seg/json", "seg-json", "deep", "crashed", C.IMPL, "exit 2 (stack overflow: the stack could not grow)"),
+        ("seg/json", "seg-json", "ok", "accepted", C.ACCEPT, None),
+        ("clean", "clean-json", "bad", "rejected", C.REJECT, "parse error"),
+    ):
+        row = R.Row(type("H", (), {"name": "go"})(), {"id": bench, "library": lib, "version": "v1"}, "tree", "json")
+        case = {"name": case, "class": "spec/x", "expect": expect, "file": f"json/{case}.json"}
+        store.record_robustness("rb9", R.result_row(row, case, outcome, None, reason, none))
+    store.finish_robustness_run("rb9")
+    return store
+
+
+def test_findings_list_every_failure_under_a_stable_anchor_and_the_clean_libraries_too(tmp_path):
+    from serbench.report import robustness as report
+
+    store = _stored_run(tmp_path)
+    page = report.findings(dict(store.robustness_run("rb9")), store.robustness_results("rb9"))
+    assert report.anchor("go", "seg/json") == "go-seg-json"
+    assert "1 of 2 libraries crashed, hung or ran out of memory" in page
+    first, second = page.index('<a id="go-seg-json"></a>'), page.index('<a id="go-clean"></a>')
+    assert first < second  # failing libraries first
+    assert "| seg-json tree | `corpus/robustness/json/deep.json` | spec/x | crashed | exit 2 (stack overflow" in page
+    assert "- `go/clean-json` tree json: rejects all 1 malformed cases; no crash, hang or memory blow-up" in page
+
+
+def test_report_robustness_prints_a_stored_run_and_says_when_there_is_none(tmp_path, capsys):
+    from serbench.cli import main
+
+    _stored_run(tmp_path).close()
+    db = str(tmp_path / "s.db")
+    assert main(["report", "--robustness", "--findings", "--db", db]) == 0
+    assert capsys.readouterr().out.startswith("# Robustness findings\n")
+    assert main(["report", "--robustness", "rb9", "--db", db]) == 0
+    assert capsys.readouterr().out.startswith("# serbench robustness run rb9\n")
+    assert main(["report", "--robustness", "nope", "--db", db]) == 2
+    assert "no robustness run 'nope'" in capsys.readouterr().err
+    assert main(["report", "--findings", "--db", db]) == 2

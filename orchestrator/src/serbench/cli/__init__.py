@@ -385,6 +385,10 @@ def _write_html(db: Store, run, cells, path: Path) -> None:
 
 def cmd_report(args) -> int:
     db = Store(Path(args.db))
+    if args.robustness:
+        return _robustness_report(db, args)
+    if args.findings:
+        raise UserError("--findings needs --robustness: it lists a robustness run's crashes, hangs and blow-ups")
     if args.list:
         for r in db.runs():
             started = datetime.fromtimestamp(r["started_at"], timezone.utc).strftime("%Y-%m-%d %H:%M")
@@ -407,6 +411,36 @@ def cmd_report(args) -> int:
     if args.output:
         Path(args.output).write_text(text)
         say(f"wrote {args.output}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _robustness_report(db: Store, args) -> int:
+    """A stored robustness run again: its report (md or html), or with --findings the page of every
+    crash, hang and memory blow-up per library (docs/robustness-findings.md is made with it)."""
+    from ..report import robustness as robustness_report
+
+    run = db.robustness_run(args.run) if args.run else db.robustness_run()
+    if run is None:
+        known = "" if args.run is None else f" {args.run!r}"
+        raise UserError(f"no robustness run{known} in {args.db}; `serbench robustness` makes one")
+    results = db.robustness_results(run["id"])
+    if args.format not in ("md", "html"):
+        raise UserError("a robustness run is reported as md or html")
+    if args.findings:
+        if args.format != "md":
+            raise UserError("--findings is Markdown only")
+        text = robustness_report.findings(dict(run), results)
+    elif args.format == "html":
+        text = html_report.render_robustness(dict(run), results)
+    else:
+        text = robustness_report.render(dict(run), results)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        say(f"wrote {args.output}")
+    elif args.format == "html":
+        raise UserError("--format html writes a file: give --output")
     else:
         sys.stdout.write(text)
     return EXIT_OK
@@ -898,6 +932,12 @@ def parser() -> argparse.ArgumentParser:
         "--output", help="file to write (default: stdout; html: results/<run-id>/report.html, beside report.md)"
     )
     s.add_argument("--list", action="store_true", help="list the stored runs")
+    s.add_argument(
+        "--robustness", action="store_true", help="a stored robustness run instead (RUN: its id; default: the latest)"
+    )
+    s.add_argument(
+        "--findings", action="store_true", help="with --robustness: every crash, hang and blow-up, per library"
+    )
     s.set_defaults(fn=cmd_report)
 
     s = command("history", help="the runs in the store: id, date, mode, measure, languages, cells, wall time")

@@ -129,3 +129,48 @@ def render(run: dict, results: list[dict], case_dir: str = "corpus/robustness") 
             out.append(f"- {r['harness']}/{r['bench']} {r['test']}: `{r['file']}`: {_esc(r['reason'])}")
         out.append("")
     return "\n".join(out)
+
+
+def anchor(harness: str, library: str) -> str:
+    """The stable anchor of a library's section in the findings page (docs/libraries.md links to it)."""
+    slug = "".join(ch if ch.isalnum() else "-" for ch in f"{harness}-{library}".lower())
+    return "-".join(part for part in slug.split("-") if part)
+
+
+def findings(run: dict, results: list[dict], case_dir: str = "corpus/robustness") -> str:
+    """Every crash, hang and memory blow-up of a robustness run, one section per library (each with an
+    anchor, `anchor()`), and the one-line verdict of each of its rows: the page docs/libraries.md links
+    to. Libraries with no failure are listed too, so a missing library is never read as a clean one."""
+    args = json.loads(run["args_json"])
+    by_lib: dict[tuple, list[dict]] = defaultdict(list)
+    for r in results:
+        by_lib[(r["harness"], r["library"], r["version"])].append(r)
+    failing = {k for k, rs in by_lib.items() if any(r["verdict"] == FAIL for r in rs)}
+    out = [
+        "# Robustness findings",
+        "",
+        f"From robustness run `{run['id']}` (`{args.get('command_line', 'serbench robustness')}`, status "
+        f"{run['status']}; limits per process: {args.get('limits_text', '?')}). Regenerate with "
+        f"`serbench report --robustness {run['id']} --findings`; what each outcome means: docs/robustness.md.",
+        "",
+        f"{len(failing)} of {len(by_lib)} libraries crashed, hung or ran out of memory on at least one case.",
+        "",
+    ]
+    for key in sorted(by_lib, key=lambda k: (k not in failing, k)):
+        harness, library, version = key
+        rs = by_lib[key]
+        out += [f'<a id="{anchor(harness, library)}"></a>', "", f"## {harness}: {library} {version}", ""]
+        rows: dict[tuple, list[dict]] = defaultdict(list)
+        for r in rs:
+            rows[_row_key(r)].append(r)
+        out += [f"- `{h}/{b}` {t} {f}: {_esc(summary_line(x))}" for (h, b, t, f), x in rows.items()]
+        bad = [r for r in rs if r["verdict"] == FAIL]
+        if bad:
+            out += ["", "| Row | Case file | Class | Outcome | Reason |", "|---|---|---|---|---|"]
+            out += [
+                f"| {r['bench']} {r['test']} | `{case_dir}/{r['file']}` | {r['class']} | {r['outcome']} | "
+                f"{_esc(r['reason'])} |"
+                for r in bad
+            ]
+        out.append("")
+    return "\n".join(out)
