@@ -120,3 +120,27 @@ def test_ubjson_optimised_and_plain_decode_to_the_same_hash():
     b = DECODERS["ubjson-plain"](FORMATS["ubjson-plain"].encode(doc))
     assert hash_value(a) == hash_value(b) == hash_value(doc)
     assert b"$" in FORMATS["ubjson"].encode({"a": [1.5, 2.5]}) and b"#" in FORMATS["ubjson"].encode({})
+
+
+def test_trade_seed_is_the_one_message_of_chronicles_table(corpus):
+    """issue 19: `trade-seed` holds exactly the reference message, as a typed trade dataset."""
+    dest, manifest = corpus
+    entry = next(d for d in manifest["datasets"] if d["dataset"] == "trade-seed")
+    assert entry["kind"] == "typed" and entry["schema"] == "trade" and entry["records"] == 1 and entry["latency"]
+    doc = json.loads((dest / entry["files"]["json"]["file"]).read_bytes())
+    message = {"price": 1234.0, "flag": True, "text": "Hello World!", "side": "Sell"}
+    message |= {"small_int": 123, "long_int": 1234567890}
+    assert doc == {"schema": "trade", "records": [message]}
+    # price stays a float (a harness's f64 field), and the manifest's hash is the document's
+    assert isinstance(doc["records"][0]["price"], float)
+    assert entry["hash"] == hex64(hash_value(doc))
+    # measured only when named: a one-record dataset would add a cell per typed row to every default run
+    assert entry["default"] is False
+    assert all(d["default"] for d in manifest["datasets"] if d["kind"] == "typed" and d["dataset"] != "trade-seed")
+    from argparse import Namespace
+
+    from serbench.cli import _datasets
+
+    default = _datasets(Namespace(size=[], dataset=[], data=[]), manifest, [])
+    assert "trade-seed" not in default and "trade" in default
+    assert _datasets(Namespace(size=[], dataset=["trade-seed"], data=[]), manifest, []) == ["trade-seed"]

@@ -70,12 +70,13 @@ def say(msg: str) -> None:
 
 
 def _datasets(args, manifest: dict, user: list[corpus.UserFile]) -> list[str]:
-    """The datasets the filters name; by default the schemaless sizes 1-5 and every typed dataset."""
+    """The datasets the filters name; by default the schemaless sizes 1-5 and every typed dataset
+    but those only measured when named (the manifest's `"default": false`, e.g. trade-seed)."""
     names = [f"size-{n}" for n in args.size] + list(args.dataset)
     names += corpus.user_dataset_names(user, getattr(args, "data_bytes", "both"))
     if names:
         return names
-    typed = [d["dataset"] for d in manifest["datasets"] if d["kind"] == "typed"]
+    typed = [d["dataset"] for d in manifest["datasets"] if d["kind"] == "typed" and d.get("default", True)]
     return [f"size-{n}" for n in range(1, 6)] + typed
 
 

@@ -62,6 +62,7 @@ def _typed_extras(ds: Dataset) -> dict:
         "records": len(records),
         "payload_bytes": typed.theoretical_payload_bytes(ds.id, records),
         "latency": ds.id in typed.latency_datasets,
+        "default": ds.id not in typed.opt_in_datasets,
     }
 
 

@@ -22,9 +22,30 @@ NESTED_COUNT = 100
 NESTED_MAX_DEPTH = 2
 
 #: datasets benchmarked one record at a time with latency percentiles (spec/protocol.md `--latency`)
-latency_datasets = {"trade"}
+latency_datasets = {"trade", "trade-seed"}
+#: datasets a run measures only when named (`--dataset`): `trade-seed` is one record, there to set
+#: sizes and latency beside a published table, and would add a cell per typed row to every default run
+opt_in_datasets = {"trade-seed"}
 
-SCHEMAS = {"product": "product", "product-large": "product", "trade": "trade", "nested": "nested"}
+SCHEMAS = {
+    "product": "product",
+    "product-large": "product",
+    "trade": "trade",
+    "nested": "nested",
+    "trade-seed": "trade",
+}
+
+#: `trade-seed` (issue 19): the one message of Chronicle Wire's published comparison of wire formats
+#: (price 1234, flag true, text "Hello World!", side Sell, smallInt 123, longInt 1234567890), so the
+#: report's encoded sizes can be set beside that table byte for byte. Not drawn from the seed.
+TRADE_SEED = {
+    "price": 1234.0,
+    "flag": True,
+    "text": "Hello World!",
+    "side": "Sell",
+    "small_int": 123,
+    "long_int": 1234567890,
+}
 
 _LETTERS = string.ascii_letters
 _TEXT = string.ascii_letters + string.digits + " "
@@ -204,6 +225,7 @@ def generate_typed(seed: int) -> dict[str, list[dict]]:
     ):
         rng = random.Random(f"serbench-typed-{seed}-{i}-{name}")
         out[name] = [make(rng) for _ in range(count)]
+    out["trade-seed"] = [dict(TRADE_SEED)]
     return out
 
 

@@ -26,9 +26,21 @@ class JavaHarness(Harness):
     # default run leaves Java out and says so.
     not_in_default_run = "each JVM process warms up its JIT for 2-6 s, past quick mode's time budget"
 
-    #: JVM options of every harness process: none, so the collector, heap and JIT are the JVM's
+    #: JVM options of every harness process, from harnesses/java/jvm.args (an @argfile): only the
+    #: module exports and opens that Chronicle Wire/Bytes document for Java 17 and that Agrona (SBE)
+    #: needs, and Chronicle's analytics switched off; the collector, heap and JIT stay the JVM's
     #: defaults, as a Java user gets them (DESIGN §10); env_info records what the JVM chose.
-    JVM_FLAGS: list[str] = []
+    JVM_ARGS_FILE = "jvm.args"
+
+    def jvm_flags(self) -> list[str]:
+        path = self.dir / self.JVM_ARGS_FILE
+        return [f"@{path}"] if path.exists() else []
+
+    def jvm_flags_text(self) -> str:
+        """What the argfile says, for the run's record."""
+        path = self.dir / self.JVM_ARGS_FILE
+        words = path.read_text().split() if path.exists() else []
+        return " ".join(words) or "(none: JVM defaults)"
 
     @property
     def jar(self):
@@ -67,7 +79,7 @@ class JavaHarness(Harness):
             raise HarnessError("java harness is not built; run `serbench run --lang java` or `serbench doctor`")
         deps = self.classpath_file.read_text().strip()
         classpath = str(self.jar) + (":" + deps if deps else "")
-        return [shutil.which("java") or "java", *self.JVM_FLAGS, "-cp", classpath, "serbench.Main"]
+        return [shutil.which("java") or "java", *self.jvm_flags(), "-cp", classpath, "serbench.Main"]
 
     def limited_command(self, memory_bytes: int, stack_bytes: int) -> list[str]:
         """The JVM under the robustness run's limits. With its defaults the JVM reserves a quarter of
@@ -126,13 +138,13 @@ class JavaHarness(Harness):
             except (OSError, subprocess.TimeoutExpired) as e:
                 return f"unavailable ({e})"
 
-        version = ask(["java", *self.JVM_FLAGS, "-version"])
+        version = ask(["java", *self.jvm_flags(), "-version"])
         # the heap sizes and the collector the JVM's ergonomics chose on this machine
-        flags = ask(["java", *self.JVM_FLAGS, "-XX:+PrintCommandLineFlags", "-version"]).splitlines()
+        flags = ask(["java", *self.jvm_flags(), "-XX:+PrintCommandLineFlags", "-version"]).splitlines()
         return {
             "runtime": version.splitlines()[0] if version else "java (unknown)",
             "java": version,
-            "jvm_flags": " ".join(self.JVM_FLAGS) or "(none: JVM defaults)",
+            "jvm_flags": self.jvm_flags_text(),
             "jvm_ergonomics": flags[0] if flags else "",
             "build": "mvn -B package -DskipTests (Java 17 release, versions pinned in pom.xml)",
             "forks": "one fresh JVM per (cell, round)",

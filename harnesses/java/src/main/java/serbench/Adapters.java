@@ -34,6 +34,8 @@ public final class Adapters {
         all.addAll(serbench.adapters.SnakeYamlTyped.benches());
         all.addAll(serbench.adapters.AvroSpecific.benches());
         all.addAll(serbench.adapters.BoonTyped.benches());
+        all.addAll(serbench.adapters.ChronicleWire.benches());
+        all.addAll(serbench.adapters.SbeJava.benches());
         all.addAll(typedBaselines(all));
         return all;
     }

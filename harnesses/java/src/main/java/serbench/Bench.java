@@ -60,6 +60,11 @@ public final class Bench {
     public TypedDecode typedDecode;
     public TypedDecode typedAccess;
     public OneCodec one;
+    /**
+     * The Maven artifact whose jar and run-time dependencies are the row's code size (CodeSize), when
+     * it is not the library itself (SBE's generated codecs run on Agrona, not on sbe-tool).
+     */
+    public String codeArtifact;
     /** baselines: the tests they stand for */
     public List<String> baselineFor = List.of();
 
@@ -72,6 +77,16 @@ public final class Bench {
     public Bench notes(String n) {
         notes = n;
         return this;
+    }
+
+    public Bench codeArtifact(String artifactId) {
+        codeArtifact = artifactId;
+        return this;
+    }
+
+    /** The artifact CodeSize measures for this row. */
+    public String artifact() {
+        return codeArtifact != null ? codeArtifact : library;
     }
 
     public Bench tree(Decode d) {

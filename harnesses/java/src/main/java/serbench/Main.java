@@ -84,6 +84,7 @@ public final class Main {
 
     static int list(List<Bench> benches) {
         List<Object> rows = new ArrayList<>();
+        Map<String, CodeSize.Size> sizes = CodeSize.of(benches.stream().filter(b -> !b.isBaseline()).map(Bench::artifact).distinct().toList());
         for (Bench b : benches) {
             Map<String, Object> baselineFor = new TreeMap<>();
             Map<String, Object> measures = new TreeMap<>();
@@ -94,6 +95,13 @@ public final class Main {
             rows.add(JsonOut.obj("id", b.id, "library", b.library, "version", version(b.library), "formats", b.formats,
                     "tests", b.tests(), "baseline_for", baselineFor, "notes", b.notes, "baseline", b.isBaseline(),
                     "measures", measures));
+            CodeSize.Size size = b.isBaseline() ? null : sizes.get(b.artifact());
+            if (size != null) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> row = (Map<String, Object>) rows.get(rows.size() - 1);
+                row.put("code_size_bytes", size.bytes());
+                row.put("code_size_method", size.method());
+            }
         }
         System.out.println(JsonOut.write(JsonOut.obj("protocol", 1, "harness", "java", "runtime", runtime(), "benchmarks", rows)));
         return EXIT_OK;

@@ -31,7 +31,21 @@ class TypedTest {
      * Formats whose rows (and baselines) refuse a dataset with the library's reason (exit 3), as
      * spec/typed.md says: BSON has no uint64.
      */
-    static final Map<String, List<String>> REFUSES = Map.of("bson", List.of("product", "nested"));
+    static final Map<String, List<String>> REFUSES = refuses();
+
+    static Map<String, List<String>> refuses() {
+        Map<String, List<String>> m = new java.util.HashMap<>();
+        m.put("bson", List.of("product", "nested"));
+        return m;
+    }
+
+    /**
+     * Rows whose library carries text as 8-bit on one side and UTF-8 on the other, so the strings of
+     * these datasets beyond U+007F come back changed (exit 4) or unreadable (exit 3): Chronicle's
+     * RawWire 2026.7 (writes each char's low byte, reads UTF-8) and Chronicle Bytes' reader() (reads
+     * each byte as a char) under Jackson. The corpus's trade texts are ASCII, where both are correct.
+     */
+    static final List<String> TEXT_8BIT = List.of("chronicle-raw-wire", "jackson-cbytes-rw-typed");
 
     /**
      * Rows whose library reads the data back changed on some inputs, which the harness reports as
@@ -174,6 +188,7 @@ class TypedTest {
                         int code = run(b.id, test, fmt, (Path) d.getValue()[0], (String) d.getValue()[1], results, "--output-file", output.toString());
                         boolean refuses = REFUSES.getOrDefault(fmt, List.of()).contains(d.getKey()) || FAILS.contains(b.id);
                         if (code == Main.EXIT_MISMATCH && MAY_BE_INCORRECT.contains(b.id)) continue;
+                        if ((code == Main.EXIT_MISMATCH || code == Main.EXIT_REJECTED) && TEXT_8BIT.contains(b.id)) continue;
                         if (code != (refuses ? Main.EXIT_REJECTED : Main.EXIT_OK)) failures.add(cell + ": exit " + code + " " + lastRow(results));
                         if (!refuses && test.equals("typed-encode") && !b.isBaseline()) {
                             String check = Files.readAllLines(results).get(0);
@@ -193,7 +208,7 @@ class TypedTest {
         List<String> failures = new ArrayList<>();
         int n = 0;
         for (Bench b : Adapters.all()) {
-            if (b.one == null || FAILS.contains(b.id)) continue;
+            if (b.one == null || FAILS.contains(b.id) || TEXT_8BIT.contains(b.id)) continue;
             for (String fmt : b.formats) {
                 for (Map.Entry<String, Object[]> d : DATASETS.entrySet()) {
                     if (REFUSES.getOrDefault(fmt, List.of()).contains(d.getKey())) continue;
@@ -224,7 +239,7 @@ class TypedTest {
                 for (String fmt : b.formats) {
                     Path results = dir.resolve("w-" + n++ + ".jsonl");
                     int code = run(b.id, test, fmt, (Path) trade[0], "0123456789abcdef", results);
-                    if (FAILS.contains(b.id) && code == Main.EXIT_REJECTED) continue;
+                    if ((FAILS.contains(b.id) || TEXT_8BIT.contains(b.id)) && code == Main.EXIT_REJECTED) continue;
                     if (code != Main.EXIT_MISMATCH || !lastRow(results).contains("\"ok\": false")) {
                         failures.add(b.id + "/" + test + "/" + fmt + ": exit " + code + " " + lastRow(results));
                     }

@@ -33,7 +33,68 @@ public final class JacksonTyped {
                 row("jackson-smile-typed", "jackson-dataformat-smile", "smile", new SmileMapper(),
                         "POJO binding through SmileMapper (Smile, Jackson's binary JSON; default settings: shared property names on, shared string values off)"),
                 row("jackson-msgpack-typed", "jackson-dataformat-msgpack", "msgpack", new ObjectMapper(new MessagePackFactory()),
-                        "POJO binding through ObjectMapper(MessagePackFactory) (structs as maps with field names; FAIL_ON_TRAILING_TOKENS off: its parser throws EOF at the end of input when asked for a trailing token)"));
+                        "POJO binding through ObjectMapper(MessagePackFactory) (structs as maps with field names; FAIL_ON_TRAILING_TOKENS off: its parser throws EOF at the end of input when asked for a trailing token)"),
+                chronicleBytes(false),
+                chronicleBytes(true));
+    }
+
+    /**
+     * "Jackson + C-Bytes" and "Jackson + C-Bytes Reader/Writer" of Chronicle's reference table: the
+     * same POJO binding writing into and reading from one recycled Chronicle Bytes buffer (elastic,
+     * direct) instead of a fresh byte[] per operation, through the buffer's byte streams
+     * (`outputStream()`/`inputStream()`, Jackson encodes UTF-8) or its character streams
+     * (`writer()`/`reader()`, Jackson writes chars that Chronicle encodes). Encode clears the buffer,
+     * writes, and copies the bytes out (the byte[] the protocol hashes); decode copies the input into
+     * the buffer and reads it. Buffer reuse is the variant users argue about (issue 19).
+     */
+    static Bench chronicleBytes(boolean readerWriter) {
+        Codec c = new Codec(new ObjectMapper(), true);
+        String id = readerWriter ? "jackson-cbytes-rw-typed" : "jackson-cbytes-typed";
+        String notes = readerWriter
+                ? "Jackson + C-Bytes Reader/Writer: POJO binding through one recycled elastic direct Chronicle Bytes, ObjectWriter.writeValue(bytes.writer()) / ObjectReader.readValue(bytes.reader()); bytes copied out per encode and in per decode"
+                : "Jackson + C-Bytes: POJO binding through one recycled elastic direct Chronicle Bytes, ObjectWriter.writeValue(bytes.outputStream()) / ObjectReader.readValue(bytes.inputStream()); bytes copied out per encode and in per decode";
+        return new Bench(id, "jackson-databind", List.of("json")).codeArtifact("jackson-databind+chronicle-bytes").notes(notes)
+                .typed((f, r) -> {
+                    ObjectWriter w = c.arrayWriters.get(r.schema());
+                    Object[] arr = r.array();
+                    return () -> write(CBytes.BUF, w, arr, readerWriter);
+                }, (f, s, data) -> Typed.hash(s, (Object[]) read(CBytes.BUF, c.arrayReaders.get(s), data, readerWriter)))
+                .one((f, r) -> {
+                    ObjectWriter w = c.oneWriters.get(r.schema());
+                    ObjectReader rd = c.oneReaders.get(r.schema());
+                    Object[] arr = r.array();
+                    return new Bench.One() {
+                        public byte[] encode(int i) throws Exception {
+                            return write(CBytes.BUF, w, arr[i], readerWriter);
+                        }
+
+                        public long decode(byte[] data) throws Exception {
+                            return Typed.hashRecord(read(CBytes.BUF, rd, data, readerWriter));
+                        }
+                    };
+                });
+    }
+
+    /** The recycled buffer, made on first use (so Chronicle loads only in the cells that use it). */
+    static final class CBytes {
+        static {
+            ChronicleWire.init();
+        }
+
+        static final net.openhft.chronicle.bytes.Bytes<Void> BUF = net.openhft.chronicle.bytes.Bytes.allocateElasticDirect(1 << 16);
+    }
+
+    static byte[] write(net.openhft.chronicle.bytes.Bytes<Void> buf, ObjectWriter w, Object value, boolean readerWriter) throws java.io.IOException {
+        buf.clear();
+        if (readerWriter) w.writeValue(buf.writer(), value);
+        else w.writeValue(buf.outputStream(), value);
+        return buf.toByteArray();
+    }
+
+    static Object read(net.openhft.chronicle.bytes.Bytes<Void> buf, ObjectReader r, byte[] data, boolean readerWriter) throws java.io.IOException {
+        buf.clear();
+        buf.write(data);
+        return readerWriter ? r.readValue(buf.reader()) : r.readValue(buf.inputStream());
     }
 
     /** Readers and writers of one mapper, made once per schema (array) and per record class. */

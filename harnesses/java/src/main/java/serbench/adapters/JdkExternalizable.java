@@ -27,7 +27,71 @@ public final class JdkExternalizable {
     private JdkExternalizable() {}
 
     public static List<Bench> benches() {
-        return List.of(new Bench("jdk-externalizable-typed", "jdk-serialization", List.of("java-externalizable"))
+        return List.of(plain(), chronicleBytes());
+    }
+
+    /**
+     * "Externalizable with Chronicle Bytes" of Chronicle's reference table: the same Externalizable
+     * records through ObjectOutputStream/ObjectInputStream over one recycled Chronicle Bytes buffer
+     * (elastic, direct; its outputStream()/inputStream()) instead of a fresh ByteArrayOutputStream.
+     * Encode copies the bytes out (the byte[] the protocol hashes); decode copies the input in.
+     */
+    /** The recycled buffer, made on first use (so Chronicle loads only in the cells that use it). */
+    static final class CBytes {
+        static {
+            ChronicleWire.init();
+        }
+
+        static final net.openhft.chronicle.bytes.Bytes<Void> BUF = net.openhft.chronicle.bytes.Bytes.allocateElasticDirect(1 << 16);
+    }
+
+    static Bench chronicleBytes() {
+        return new Bench("jdk-externalizable-cbytes-typed", "jdk-serialization", List.of("java-externalizable")).codeArtifact("chronicle-bytes")
+                .notes("Externalizable with Chronicle Bytes: as jdk-externalizable-typed, ObjectOutputStream(bytes.outputStream()) / ObjectInputStream(bytes.inputStream()) over one recycled elastic direct Chronicle Bytes; bytes copied out per encode and in per decode")
+                .typed((f, r) -> {
+                    Object[] wrapped = wrap(r);
+                    return () -> writeInto(CBytes.BUF, wrapped);
+                }, (f, s, data) -> {
+                    Object[] back = (Object[]) readFrom(CBytes.BUF, data, ARRAYS[s.ordinal()]);
+                    Typed.ArrAcc a = new Typed.ArrAcc();
+                    for (Object o : back) a.add(Typed.hashRecord(((Ext) o).record()));
+                    return Typed.document(s, a.finish());
+                })
+                .one((f, r) -> {
+                    Object[] wrapped = wrap(r);
+                    Class<?> cls = wrapped.getClass().getComponentType();
+                    return new Bench.One() {
+                        public byte[] encode(int i) throws Exception {
+                            return writeInto(CBytes.BUF, wrapped[i]);
+                        }
+
+                        public long decode(byte[] data) throws Exception {
+                            return Typed.hashRecord(((Ext) readFrom(CBytes.BUF, data, cls)).record());
+                        }
+                    };
+                });
+    }
+
+    static byte[] writeInto(net.openhft.chronicle.bytes.Bytes<Void> buf, Object v) throws IOException {
+        buf.clear();
+        try (ObjectOutputStream out = new ObjectOutputStream(buf.outputStream())) {
+            out.writeObject(v);
+        }
+        return buf.toByteArray();
+    }
+
+    static Object readFrom(net.openhft.chronicle.bytes.Bytes<Void> buf, byte[] data, Class<?> cls) throws Exception {
+        buf.clear();
+        buf.write(data);
+        try (ObjectInputStream in = new ObjectInputStream(buf.inputStream())) {
+            Object o = cls.cast(in.readObject());
+            if (buf.readRemaining() != 0) throw new Bench.LibraryError("trailing bytes after the records");
+            return o;
+        }
+    }
+
+    static Bench plain() {
+        return new Bench("jdk-externalizable-typed", "jdk-serialization", List.of("java-externalizable"))
                 .notes("java.io.Externalizable, hand-written writeExternal/readExternal (DataOutput primitives, writeUTF strings), record array through a fresh ObjectOutputStream / ObjectInputStream per operation")
                 .typed((f, r) -> {
                     Object[] wrapped = wrap(r);
@@ -50,7 +114,7 @@ public final class JdkExternalizable {
                             return Typed.hashRecord(((Ext) read(data, cls)).record());
                         }
                     };
-                }));
+                });
     }
 
     static final Class<?>[] ARRAYS = {ExtProduct[].class, ExtTrade[].class, ExtNested[].class};
