@@ -820,7 +820,7 @@ func runLatency(b *adapters.Bench, c *cell, test string, budgetMs uint64, verify
 		return exitRejected
 	}
 	out.row("latency", map[string]any{"count": h.Count(), "p50_ns": h.Percentile(0.5), "p99_ns": h.Percentile(0.99),
-		"p999_ns": h.Percentile(0.999), "p9999_ns": h.Percentile(0.9999), "max_ns": h.Max()})
+		"p999_ns": h.Percentile(0.999), "p9999_ns": h.Percentile(0.9999), "max_ns": h.Max(), "buckets": h.Buckets()})
 	return exitOK
 }
 

@@ -331,6 +331,18 @@ func TestTypedLatencyRoundTripsEachRecordAndReportsPercentiles(t *testing.T) {
 		if l["count"].(float64) < 100_000 || p50 <= 0 || p50 > p99 || p99 > mx {
 			t.Errorf("%s %s: latency row %v", b.ID, test, l)
 		}
+		// the histogram for pooling over forks: every operation in exactly one non-empty bucket
+		var sum float64
+		for _, bk := range l["buckets"].([]any) {
+			pair := bk.([]any)
+			if pair[1].(float64) <= 0 {
+				t.Errorf("%s %s: empty bucket %v", b.ID, test, pair)
+			}
+			sum += pair[1].(float64)
+		}
+		if sum != l["count"].(float64) {
+			t.Errorf("%s %s: buckets hold %v operations, count %v", b.ID, test, sum, l["count"])
+		}
 	})
 }
 

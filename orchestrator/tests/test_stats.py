@@ -92,3 +92,21 @@ def test_progress_bar_eta_with_a_fake_clock():
     assert bar.line(1, 4, "x") == "[##........] 1/4  25% ETA 30s  x"  # read at t=20: 10 s per item
     bar(4, 4, "")
     assert out.getvalue().startswith("[##########] 4/4 100%")
+
+
+def test_steady_state_of_a_long_series_takes_the_steady_half_as_reference():
+    import time
+
+    from serbench.stats import STEADY_EXACT_MAX, steady_state
+
+    rng = random.Random(7)
+    steady = [100 + rng.random() for _ in range(27_000)]
+    xs = [300 + rng.random() for _ in range(9_000)] + steady  # a JVM warming up for a third of its samples
+    t0 = time.monotonic()
+    assert steady_state(xs) == 9_000
+    assert time.monotonic() - t0 < 2  # the exact rule took minutes on such a series
+    assert steady_state(steady) == 0
+    # never more than half, and short series keep the exact rule
+    assert steady_state([300.0] * 20_000 + [100.0 + i / 1e4 for i in range(10_000)]) == 15_000
+    short = [300.0, 301.0] + [100 + i / 100 for i in range(STEADY_EXACT_MAX - 2)]
+    assert steady_state(short) == 2

@@ -369,6 +369,14 @@ class Histogram {
   }
   uint64_t count() const { return count_; }
   uint64_t max() const { return max_; }
+  // The non-empty buckets as [highest value, count] pairs, in order: the latency row's `buckets`,
+  // which the orchestrator pools over a cell's forks (protocol.md step 7).
+  std::vector<std::array<uint64_t, 2>> buckets() const {
+    std::vector<std::array<uint64_t, 2>> out;
+    for (size_t i = 0; i < counts_.size(); i++)
+      if (counts_[i] != 0) out.push_back({highest(i), counts_[i]});
+    return out;
+  }
   // The bucket holding the ceil(q * count)-th smallest value (0 < q <= 1).
   uint64_t percentile(double q) const {
     const double r = std::ceil(q * static_cast<double>(count_));
@@ -440,6 +448,7 @@ static int latency(Cell& c, Results& out, long long budget_ns, bool check) {
   r["p999_ns"] = hist.percentile(0.999);
   r["p9999_ns"] = hist.percentile(0.9999);
   r["max_ns"] = hist.max();
+  r["buckets"] = hist.buckets();
   out.row(r);
   return kOk;
 }

@@ -149,7 +149,8 @@ def main() -> int:
                     else:
                         x = lat[0]
                         order = [x["p50_ns"], x["p99_ns"], x["p999_ns"], x["p9999_ns"], x["max_ns"]]
-                        if x["count"] < 100000 or order != sorted(order) or order[0] <= 0:
+                        held = sum(n for _, n in x.get("buckets", []))
+                        if x["count"] < 100000 or order != sorted(order) or order[0] <= 0 or held != x["count"]:
                             failures.append(f"{where} --latency: {x}")
 
             # 4. a wrong expected hash: a failed check row, exit 4

@@ -298,6 +298,11 @@ class Histogram:
         if v > self.max:
             self.max = v
 
+    def buckets(self) -> list[list[int]]:
+        """The non-empty buckets as [highest value, count] pairs, in order: the latency row's
+        `buckets`, which the orchestrator pools over a cell's forks (spec/protocol.md step 7)."""
+        return [[self.highest(i), c] for i, c in enumerate(self.counts) if c]
+
     def percentile(self, q: float) -> int:
         """The value at quantile q (0 < q <= 1): the highest value of the bucket holding the
         ceil(q * count)-th smallest, capped at the maximum."""
@@ -518,5 +523,6 @@ def latency(bench, benches: dict, test: str, fmt: str, data: bytes, budget_ns: i
         p999_ns=h.percentile(0.999),
         p9999_ns=h.percentile(0.9999),
         max_ns=h.max,
+        buckets=h.buckets(),
     )
     return 0

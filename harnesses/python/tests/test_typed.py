@@ -268,6 +268,10 @@ def test_latency_writes_percentiles_of_one_record_at_a_time(datasets, tmp_path, 
     r = lat[0]
     assert r["count"] >= 100_000 and r["count"] % LIMIT == 0
     assert 0 < r["p50_ns"] <= r["p99_ns"] <= r["p999_ns"] <= r["p9999_ns"] <= r["max_ns"]
+    # the histogram itself, for pooling over forks: non-empty buckets in order, every operation in one
+    highs = [b for b, _ in r["buckets"]]
+    assert highs == sorted(set(highs)) and all(n > 0 for _, n in r["buckets"])
+    assert sum(n for _, n in r["buckets"]) == r["count"] and highs[-1] >= r["max_ns"]
 
 
 def test_latency_checks_each_record_round_trips(datasets):

@@ -523,7 +523,8 @@ fn run_latency(b: &Bench, test: &str, fmt: &str, data: &[u8], budget_ms: u64, ve
             out.row(
                 "latency",
                 json!({"count": h.count(), "p50_ns": h.percentile(0.5), "p99_ns": h.percentile(0.99),
-                       "p999_ns": h.percentile(0.999), "p9999_ns": h.percentile(0.9999), "max_ns": h.max()}),
+                       "p999_ns": h.percentile(0.999), "p9999_ns": h.percentile(0.9999), "max_ns": h.max(),
+                       "buckets": h.buckets()}),
             );
             EXIT_OK
         }

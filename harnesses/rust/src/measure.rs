@@ -124,6 +124,11 @@ impl Histogram {
     pub fn max(&self) -> u64 {
         self.max
     }
+    /// The non-empty buckets as (highest value, count), in order: the latency row's `buckets`, which
+    /// the orchestrator pools over a cell's forks (spec/protocol.md step 7).
+    pub fn buckets(&self) -> Vec<(u64, u64)> {
+        self.counts.iter().enumerate().filter(|&(_, &c)| c != 0).map(|(i, &c)| (Self::highest(i), c)).collect()
+    }
     /// The value at quantile `q` (0 < q <= 1): the bucket holding the ceil(q * count)-th smallest.
     pub fn percentile(&self, q: f64) -> u64 {
         let rank = ((q * self.count as f64).ceil() as u64).clamp(1, self.count.max(1));

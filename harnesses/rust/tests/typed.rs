@@ -215,6 +215,11 @@ fn latency_and_output_file() {
         let p = |k: &str| l[k].as_u64().unwrap();
         assert!(p("p50_ns") <= p("p99_ns") && p("p99_ns") <= p("p999_ns"), "{id}: {l}");
         assert!(p("p999_ns") <= p("p9999_ns") && p("p9999_ns") <= p("max_ns"), "{id}: {l}");
+        // the histogram for pooling over forks: every operation in exactly one non-empty bucket
+        let buckets = l["buckets"].as_array().unwrap();
+        let held: u64 = buckets.iter().map(|b| b[1].as_u64().unwrap()).sum();
+        assert!(buckets.iter().all(|b| b[1].as_u64().unwrap() > 0), "{id}: {l}");
+        assert_eq!(held, p("count"), "{id}");
         assert!(rows.iter().all(|r| r["kind"] != "sample"), "{id}");
     }
     for (id, fmt) in

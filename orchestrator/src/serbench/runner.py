@@ -54,6 +54,12 @@ class Mode:
     # matrix within 15 minutes) must hold as harnesses are added; more cells then get fewer extra passes.
     max_run_budget_s: float = math.inf
     warmup_k: float = stats.WARMUP_K  # steady-state rule (stats.steady_state); 0 keeps every sample
+    # Latency passes per cell, each a fresh process (a JVM fork), pooled (latency.py): one process's
+    # tail is one JIT's and one memory layout's, and the reference (Chronicle Wire) pools 10 forks
+    latency_forks: int = 1
+
+    def latency_rounds(self) -> list[int]:
+        return [LATENCY_ROUND - k for k in range(max(1, self.latency_forks))]
 
     @property
     def cap_rounds(self) -> int:
@@ -100,6 +106,9 @@ MODES = {
         cell_cap_s=30.0,
         wall_per_cell_s=6.0,
         max_run_budget_s=110 * 60,
+        # 5 pooled latency forks: the reference pools 10, but every latency process of a JVM row
+        # warms up for seconds, and full mode must stay within 2 hours (docs/methodology.md)
+        latency_forks=5,
     ),
 }
 
@@ -293,7 +302,7 @@ def execute(cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int, cpu: in
             "seed": seed,
         }
         argv = cell.harness.command() + ["run"] + [a for k, v in opts.items() for a in (f"--{k}", str(v))]
-        argv += {ALLOC_ROUND: ["--alloc"], LATENCY_ROUND: ["--latency"]}.get(rnd, [])
+        argv += ["--alloc"] if rnd == ALLOC_ROUND else ["--latency"] if rnd <= LATENCY_ROUND else []
         argv += [] if check else ["--no-check"]
         # The encoded bytes of typed encoders are kept for their gzip and zstd sizes (spec/typed.md);
         # a writer's, to say where its output differs from the document when the check fails.
@@ -457,7 +466,7 @@ def _judge(out: Outcome, code: int | None, stderr: str, rnd: int, mode: Mode) ->
         return status, f"exit {code}" + (f": {tail}" if tail else "")
     if status == "unsupported":
         return status, stderr.strip().splitlines()[-1] if stderr.strip() else "not supported"
-    expected = {ALLOC_ROUND: "alloc", LATENCY_ROUND: "latency"}.get(rnd, "sample")
+    expected = "alloc" if rnd == ALLOC_ROUND else "latency" if rnd <= LATENCY_ROUND else "sample"
     if not out.rows_of(expected):
         return "failed", f"exit 0 but no {expected} rows in the results file"
     return "ok", None
@@ -481,14 +490,14 @@ def _read_rows(path: Path) -> list[dict]:
 Progress = Callable[[int, int, str], None]
 
 
-def _extra_rounds_for(c: Cell, allocs: bool) -> list[int]:
+def _extra_rounds_for(c: Cell, allocs: bool, latency_rounds: tuple[int, ...] = (LATENCY_ROUND,)) -> list[int]:
     """A cell's passes after its timed rounds: allocations (not for baselines), and one-record
-    latency on datasets the manifest marks for it."""
+    latency on datasets the manifest marks for it, in as many forks as the mode pools."""
     rounds = []
     if allocs and not c.bench.get("baseline"):
         rounds.append(ALLOC_ROUND)
     if c.typed and c.dataset.get("latency") and not c.bench.get("baseline") and c.test != "typed-access":
-        rounds.append(LATENCY_ROUND)
+        rounds += list(latency_rounds)
     return rounds
 
 
@@ -574,7 +583,7 @@ def run_cells(
     done = {c.id: store.done_rounds(c.id) for c in cells}
     meds = {c.id: round_medians(store.samples(c.id), mode.warmup_k) for c in cells}
     wall = {c.id: sum(r["wall_s"] or 0 for k, r in done[c.id].items() if k >= 0) for c in cells}
-    extra = {c.id: _extra_rounds_for(c, allocs) for c in cells}
+    extra = {c.id: _extra_rounds_for(c, allocs, tuple(mode.latency_rounds())) for c in cells}
     budget = mode.run_budget_s(len(cells))
     # each row's baseline cell, as finalize pairs them (same harness, dataset and format)
     cell_of = {(c.harness.name, c.bench["id"], c.dataset["dataset"], c.format): c.id for c in cells}
@@ -627,7 +636,7 @@ def run_cells(
 
     with pinning.orchestrator_on(pin):
         # 1-2: the minimum rounds, then allocations and latency: all of them, whatever the budget.
-        for rnd in list(range(mode.rounds)) + [ALLOC_ROUND, LATENCY_ROUND]:
+        for rnd in list(range(mode.rounds)) + [ALLOC_ROUND, *mode.latency_rounds()]:
             order = [c for c in cells if (rnd >= 0 or rnd in extra[c.id]) and rnd not in done[c.id] and not bad(c.id)]
             random.Random(seed * 1000 + rnd).shuffle(order)
             for c in order:

@@ -184,6 +184,10 @@ def net_ci(a: list[float], b: list[float]) -> tuple[float, float]:
     return d - half, d + half
 
 
+#: series longer than this use the steady half as the reference in steady_state (its cost, not its rule)
+STEADY_EXACT_MAX = 2000
+
+
 def steady_state(xs: list[float], k: float = WARMUP_K) -> int:
     """How many leading samples of one process are warm-up: drop sample i while it lies more than k
     robust SDs (1.4826 MAD, Rousseeuw & Croux 1993; k = 3 as Leys et al. 2013) above the median of the
@@ -194,6 +198,18 @@ def steady_state(xs: list[float], k: float = WARMUP_K) -> int:
     keeps every sample."""
     if k <= 0 or len(xs) < 4:
         return 0
+    if len(xs) > STEADY_EXACT_MAX:
+        # The rule above recomputes the median and MAD of the rest for every sample it drops: O(n^2 log
+        # n), minutes for one JVM process's 27,000 one-record samples that warm up for thousands of
+        # them. For long series the reference is the half that is never dropped, computed once: the
+        # same rule against the steady half's median and spread (the rest minus at most half of it).
+        tail = xs[len(xs) // 2 :]
+        m = median(tail)
+        s = max(MAD_SCALE * mad(tail), WARMUP_FLOOR * m)
+        dropped = 0
+        while dropped < len(xs) // 2 and xs[dropped] - m > k * s:
+            dropped += 1
+        return dropped
     dropped = 0
     while dropped < len(xs) // 2:
         rest = xs[dropped + 1 :]

@@ -162,6 +162,18 @@ func (h *Histogram) Count() uint64 { return h.count }
 // Max is the slowest operation.
 func (h *Histogram) Max() uint64 { return h.max }
 
+// Buckets are the non-empty buckets as [highest value, count] pairs, in order: the latency row's
+// `buckets`, which the orchestrator pools over a cell's forks (spec/protocol.md step 7).
+func (h *Histogram) Buckets() [][2]uint64 {
+	out := [][2]uint64{}
+	for i, c := range h.counts {
+		if c != 0 {
+			out = append(out, [2]uint64{histHighest(i), c})
+		}
+	}
+	return out
+}
+
 // Percentile is the value at quantile q (0 < q <= 1): the highest value of the bucket holding the
 // ceil(q*count)-th smallest operation, capped at the maximum.
 func (h *Histogram) Percentile(q float64) uint64 {

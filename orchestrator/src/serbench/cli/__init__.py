@@ -128,6 +128,8 @@ def _run(args, db: Store) -> int:
         if "target_ci" not in saved:
             # a run from before adaptive rounds: its fixed rounds, every sample kept, as it started
             args.target_ci, args.max_rounds, args.warmup_k = 0.0, saved.get("rounds"), 0.0
+        if "latency_forks" not in saved:
+            args.latency_forks = 1  # a run from before pooled latency forks: one latency pass per cell
         say(f"resuming run {run_id}")
     else:
         run_id = None
@@ -194,6 +196,7 @@ def _run(args, db: Store) -> int:
             # the whole budget, fixed when the run starts: a resumed run spends what is left of it
             "time_budget_s": _finite_or_zero(mode.run_budget_s(len(cells))),
             "warmup_k": mode.warmup_k,
+            "latency_forks": mode.latency_forks,
         }
         saved |= _command_line(args)
         env = envinfo.collect(ROOT, hs)
@@ -261,7 +264,8 @@ def mode_from_args(args) -> runner.Mode:
     --max-rounds M the cap (M = N: a fixed count, the classic method); --target-ci PCT the CI
     half-width at which a cell stops (0: no extra rounds); --cell-cap-s and --time-budget-s the
     per-cell and whole-run wall budgets (0: none); --budget-ms the sampling time of each process;
-    --warmup-k the steady-state rule (0: keep every sample)."""
+    --warmup-k the steady-state rule (0: keep every sample); --latency-forks the latency processes
+    pooled per cell."""
     m = runner.MODES[args.mode]
     get = lambda name: getattr(args, name, None)  # noqa: E731
     rounds = m.rounds if get("rounds") is None else args.rounds
@@ -275,6 +279,7 @@ def mode_from_args(args) -> runner.Mode:
         budget_ms=m.budget_ms if get("budget_ms") is None else args.budget_ms,
         target_rel_ci=m.target_rel_ci if get("target_ci") is None else args.target_ci,
         warmup_k=m.warmup_k if get("warmup_k") is None else args.warmup_k,
+        latency_forks=m.latency_forks if get("latency_forks") is None else args.latency_forks,
     )
     if get("cell_cap_s") is not None:
         m = dataclasses.replace(m, cell_cap_s=args.cell_cap_s or math.inf)
@@ -833,6 +838,12 @@ def parser() -> argparse.ArgumentParser:
         "compiled harnesses only (native, rust); ignores --mode's rounds and budget, and skips the allocation pass",
     )
     s.add_argument("--budget-ms", type=_int_at_least(1), help="sampling time per process in ms (overrides the mode's)")
+    s.add_argument(
+        "--latency-forks",
+        type=_int_at_least(1),
+        metavar="N",
+        help="latency passes per cell, each a fresh process, their histograms pooled (quick 1, full 5)",
+    )
     s.add_argument(
         "--target-ci",
         type=_percent,

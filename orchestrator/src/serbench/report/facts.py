@@ -11,6 +11,7 @@ from statistics import median
 
 from .. import envinfo
 from ..stats import NOISY_REL_CI, NOISY_RUN_RCV
+from .units import fmt_count
 
 TEST_TITLES = [
     ("write", "Write"),
@@ -257,3 +258,10 @@ def run_header(run, cells) -> dict:
         "measured": len(measured),
         "failed": sum(n for s, n in counts.items() if s in ("incorrect", "failed")),
     }
+
+
+def latency_ops(c) -> str:
+    """The operations a cell's latency percentiles cover, and over how many forks when they pool
+    several (latency.py): "500,000 in 5 forks"."""
+    forks = c["lat_forks"] if "lat_forks" in c.keys() else None  # noqa: SIM118 (sqlite3.Row has no `in`)
+    return fmt_count(c["lat_count"]) + (f" in {forks} forks" if forks and forks > 1 else "")

@@ -16,7 +16,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from .facts import TEST_TITLES, instr_of, ranked, run_header, time_of, within_baseline
+from . import reference
+from .facts import TEST_TITLES, instr_of, latency_ops, ranked, run_header, time_of, within_baseline
 from .units import fmt_bytes, fmt_count, fmt_instr, fmt_ns
 
 WEB_DIR = Path(__file__).resolve().parents[3] / "web"
@@ -461,7 +462,7 @@ def _latency_section(cells: list, charts: _Charts) -> list[str]:
                     [(c["harness"], c["harness"]), (c["bench"], c["bench"]), (c["format"], c["format"])]
                     + [(c["test"], c["test"])]
                     + [(fmt_ns(c[f"lat_{k}"]), c[f"lat_{k}"]) for k, _ in pcts]
-                    + [(fmt_count(c["lat_count"]), c["lat_count"])],
+                    + [(latency_ops(c), c["lat_count"])],
                 )
                 for c in rows
             ],
@@ -469,6 +470,19 @@ def _latency_section(cells: list, charts: _Charts) -> list[str]:
         out.append(_figure(cid, f"Latency · {ds}", table))
     out.append("</section>")
     return out
+
+
+def _reference_section(run, cells: list) -> list[str]:
+    """Issue 19: Chronicle Wire's published table beside the Java rows (report/reference.py), no chart."""
+    tables = reference.tables(run, cells)
+    if not tables:
+        return []
+    out = ['<section id="reference"><h2>Beside Chronicle Wire\'s published comparison</h2>']
+    out.append(f"<p>{_e(reference.intro().replace('`', ''))}</p>")
+    for t in tables:
+        out += [f"<h3>{_e(t.dataset)}</h3>", f'<p class="note">{_e(t.intro.replace("`", ""))}</p>']
+        out.append(_table(t.header, [({}, row) for row in t.rows]))  # no filter attributes: always shown
+    return out + [f'<p class="note">{_e(reference.method_note(run).replace("*", ""))}</p>', "</section>"]
 
 
 def _sizes_section(manifest: dict, cells: list, used: set[str], charts: _Charts) -> list[str]:
@@ -706,6 +720,7 @@ def render(run, cells: list, library_js: str | None, library_note: str = "", his
     body += _scaling_section(real, manifest, counting, charts)
     body += _sizes_section(manifest, real, {c["dataset"] for c in cells}, charts)
     body += _latency_section(real, charts)
+    body += _reference_section(run, cells)
     if history is not None:
         body += _trend_section(run, real, history, counting, charts)
     body += _bad_section(cells)

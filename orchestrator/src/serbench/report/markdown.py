@@ -6,11 +6,13 @@ import json
 import sqlite3
 
 from ..stats import NOISY_REL_CI
+from . import reference
 from .facts import (
     TEST_TITLES,
     dataset_order,
     instr_of,
     is_instruction_run,
+    latency_ops,
     precision_line,
     ranked,
     run_header,
@@ -233,7 +235,7 @@ def _typed_section(entry: dict, cells: list, show_lang: bool, show_code: bool) -
                     c["format"],
                     c["test"],
                     *(fmt_ns(c[f"lat_{k}"]) for k, _ in pcts),
-                    fmt_count(c["lat_count"]),
+                    latency_ops(c),
                 ]
                 for c in lat
             ],
@@ -322,6 +324,7 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     alloc_methods = sorted({(c["harness"], c["alloc_method"]) for c in ok if c["alloc_method"]})
     if alloc_methods:
         out += ["Allocs/op, by harness: " + "; ".join(f"{h}: {m}" for h, m in alloc_methods) + "."]
+    out += reference.markdown_section(run, cells)  # issue 19: Chronicle Wire's table beside the Java rows
     used = {c["dataset"] for c in cells}
     out += [
         "",

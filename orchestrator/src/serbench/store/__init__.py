@@ -29,6 +29,9 @@ ADDED_COLUMNS = (
     # repeat counted the same, and the raw counts (tool, n1, n2, instructions of each process)
     + [("instructions_per_op", "REAL"), ("instr_baseline", "REAL"), ("instr_net", "REAL")]
     + [("instr_deterministic", "INTEGER"), ("instr_json", "TEXT")]
+    # latency pooled over forks (latency.py): how many forks the lat_* figures cover, and their
+    # pooled histogram (None when a harness gives no buckets)
+    + [("lat_forks", "INTEGER"), ("lat_buckets_json", "TEXT")]
 )
 
 SCHEMA = """
@@ -307,7 +310,7 @@ class Store:
         if output is not None:
             updates |= {"output_bytes": len(output), **{f"output_{k}": v for k, v in compressed_sizes(output).items()}}
         if latency:
-            updates |= {f"lat_{k}": latency.get(k) for k in LATENCY_FIELDS}
+            updates |= self._pooled_latency(cell_id, latency)
         if status != "ok":
             updates |= {"status": status, "reason": reason}
         with self.db:
@@ -340,6 +343,24 @@ class Store:
         ):
             out.setdefault(r["round"], []).append(r["wall_ns"] / r["iterations"])
         return out
+
+    def _pooled_latency(self, cell_id: int, row: dict) -> dict:
+        """The cell's lat_* columns after one more fork's latency row (latency.pool)."""
+        from .. import latency as lat
+
+        cur = self.db.execute(
+            "SELECT lat_forks, lat_buckets_json, lat_max_ns FROM cells WHERE id=?", (cell_id,)
+        ).fetchone()
+        previous = None
+        if cur is not None and cur["lat_forks"]:
+            buckets = json.loads(cur["lat_buckets_json"]) if cur["lat_buckets_json"] else None
+            previous = {"forks": cur["lat_forks"], "buckets": buckets, "max_ns": cur["lat_max_ns"]}
+        state = lat.pool(previous, row)
+        if state is None:
+            return {}
+        out = {f"lat_{k}": state.get(k) for k in LATENCY_FIELDS}
+        buckets = state.get("buckets")
+        return out | {"lat_forks": state["forks"], "lat_buckets_json": json.dumps(buckets) if buckets else None}
 
     def update_cell(self, cell_id: int, **fields) -> None:
         sets = ", ".join(f"{k}=?" for k in fields)

@@ -52,6 +52,18 @@ public final class Latency {
             return max;
         }
 
+        /**
+         * The non-empty buckets as [highest value, count] pairs, in order: what the orchestrator
+         * pools over the forks of a cell (spec/protocol.md, the latency row's `buckets`).
+         */
+        public java.util.List<java.util.List<Long>> buckets() {
+            java.util.List<java.util.List<Long>> out = new java.util.ArrayList<>();
+            for (int i = 0; i < counts.length; i++) {
+                if (counts[i] != 0) out.add(java.util.List.of(highest(i), counts[i]));
+            }
+            return out;
+        }
+
         /** The value at quantile q (0 < q <= 1): the bucket holding the ceil(q * count)-th smallest. */
         public long percentile(double q) {
             long rank = Math.max(1, Math.min((long) Math.ceil(q * count), Math.max(1, count)));

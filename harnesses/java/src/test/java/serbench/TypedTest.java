@@ -298,6 +298,14 @@ class TypedTest {
         for (long v = 1; v <= 100_000; v++) h.record(v);
         assertEquals(100_000, h.count());
         assertEquals(100_000, h.max());
+        // the buckets the orchestrator pools over forks: in order, non-empty, holding every value once
+        long held = 0, last = -1;
+        for (java.util.List<Long> b : h.buckets()) {
+            assertTrue(b.get(0) > last && b.get(1) > 0, b.toString());
+            last = b.get(0);
+            held += b.get(1);
+        }
+        assertEquals(100_000, held);
         long p50 = h.percentile(0.5);
         assertTrue(p50 >= 50_000 && p50 <= 50_800, "" + p50);
         assertEquals(100_000, h.percentile(1.0));
