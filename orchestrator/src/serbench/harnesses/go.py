@@ -128,9 +128,9 @@ class GoHarness(Harness):
                 self._run_step(argv, f"code-size probe for {p.get('library', 'no library')} ({binary.name})", env=env)
                 os.replace(tmp, folder / p["name"])
 
-    #: the frames of a goroutine's trace, and the harness's own packages (module serbench/harnesses/go)
+    #: the frames of a goroutine's trace, and the harness's own module (its packages, and `main`)
     _FRAME = re.compile(r"^([\w./-]+?)\.[\w.()*]+\(", re.M)
-    _OWN = ("main", "serbench/harnesses/go")
+    _OWN_MODULE = "serbench/harnesses/go"
 
     def crash_in_own_code(self, stderr: str) -> bool:
         """Whether the crashing goroutine's innermost frame outside the runtime is the harness's
@@ -143,7 +143,7 @@ class GoHarness(Harness):
             pkg = m.group(1)
             if pkg in ("runtime", "panic") or pkg.startswith("runtime/"):
                 continue
-            return pkg == "main" or pkg.startswith(self._OWN[1])
+            return pkg == "main" or pkg.startswith(self._OWN_MODULE)
         return False
 
     def command(self) -> list[str]:

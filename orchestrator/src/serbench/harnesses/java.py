@@ -31,6 +31,8 @@ class JavaHarness(Harness):
     #: needs, and Chronicle's analytics switched off; the collector, heap and JIT stay the JVM's
     #: defaults, as a Java user gets them (DESIGN §10); env_info records what the JVM chose.
     JVM_ARGS_FILE = "jvm.args"
+    #: the jar's mtime when making the class archive last failed (robustness runs: try once per jar)
+    _archive_failed_for: float | None = None
 
     def jvm_flags(self) -> list[str]:
         path = self.dir / self.JVM_ARGS_FILE
@@ -115,6 +117,10 @@ class JavaHarness(Harness):
         archive = self.dir / "target" / "robustness-classes.jsa"
         if archive.exists() and archive.stat().st_mtime >= self.jar.stat().st_mtime:
             return archive
+        jar_mtime = self.jar.stat().st_mtime
+        if self._archive_failed_for == jar_mtime:
+            return None  # tried for this jar and failed: not again for every process of the run
+        self._archive_failed_for = jar_mtime
         tmp = archive.with_name(f".{archive.name}.{os.getpid()}")
         cmd = [argv[0], *flags, f"-XX:ArchiveClassesAtExit={tmp}", *argv[1:]]
         try:

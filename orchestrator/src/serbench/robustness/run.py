@@ -154,13 +154,12 @@ def classify(
         )
     both = f"{error or ''} {ex.stderr}"
     fatal = ex.code == 2 and RUNTIME_FATAL.search(ex.stderr) and RUNTIME_TRACE.search(ex.stderr)
-    if fatal and own_code(ex.stderr):
-        said = _line_matching(ex.stderr, RUNTIME_FATAL)
-        return "harness", None, f"exit 2, a runtime fatal error in the harness's own code: {said}"
     if ex.code in (2, 4, 5) and not fatal:
         return "harness", None, f"exit {ex.code} from verify (a protocol error, not the library): {error or tail}"
     if fatal:
         said = _line_matching(ex.stderr, RUNTIME_FATAL)
+        if own_code(ex.stderr):
+            return "harness", None, f"exit 2, a runtime fatal error in the harness's own code: {said}"
         if GROWING_STACK.search(ex.stderr):
             # Go's stacks grow by copying into a block twice the size: under RLIMIT_AS a runaway
             # recursion fails there, as "out of memory", before its 1 GB stack limit
@@ -224,15 +223,12 @@ def _explain(path: Path, fmt: str, got: str) -> str | None:
         return None
 
 
-def _allowed(case: dict) -> list[str]:
-    # an accept case allows its one hash; a reject case any (accepting it is wrong whatever the hash)
-    return case["hashes"] if case["expect"] != REJECT else []
-
-
 def run_case(row: Row, case: dict, case_dir: Path, limits: Limits) -> dict:
     """One case in one process: the stored result row."""
     ex = run_limited(verify_argv(row, case_dir / case["file"], limits), row.harness.env(), limits)
-    outcome, h, reason = classify(ex, _allowed(case), limits, row.harness.crash_in_own_code)
+    # an accept case allows its one hash; a reject case any (accepting it is wrong whatever the hash)
+    allowed = case["hashes"] if case["expect"] != REJECT else []
+    outcome, h, reason = classify(ex, allowed, limits, row.harness.crash_in_own_code)
     if outcome == "other-hash" and case["expect"] == ACCEPT:
         # a systematic change of the whole case first; else cut the case down through the row's
         # own verify to the first value it reads differently (locate.py), with a smaller budget than
