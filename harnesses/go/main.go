@@ -111,6 +111,14 @@ func measures(test string) string {
 	return "copy input + streaming/pull parse feeding the hash, no tree (GC included)"
 }
 
+// measuresOf is what the row's loop for test times: its own text (baselines), else the test's.
+func measuresOf(b *adapters.Bench, test string) string {
+	if m, ok := b.Measures[test]; ok {
+		return m
+	}
+	return measures(test)
+}
+
 // --- list ----------------------------------------------------------------------------------------
 
 func cmdList() int {
@@ -123,7 +131,7 @@ func cmdList() int {
 			if !b.IsBaseline() {
 				baseFor[t] = b.Baseline(t)
 			}
-			m[t] = measures(t)
+			m[t] = measuresOf(&b, t)
 		}
 		row := map[string]any{"id": b.ID, "library": b.Library, "version": b.Version(),
 			"formats": b.WireFormats(), "tests": b.Tests(), "baseline_for": baseFor, "notes": b.Notes,
@@ -298,15 +306,17 @@ func libraryFail(err error) *failure {
 
 // cell is a prepared (benchmark, test, format, file).
 type cell struct {
-	format string
-	data   []byte
-	decode adapters.DecodeFn // tree, incremental
-	encode adapters.Encoder  // write
-	kind   string            // "decode", "write", "hash-data", "hash-object", "hash-events"
-	object any               // hash-object: the harness's tree
-	events []hash.Event      // hash-events
-	own    *adapters.OwnFormat
-	stream hash.Stream
+	format  string
+	data    []byte
+	decode  adapters.DecodeFn // tree, incremental
+	encode  adapters.Encoder  // write
+	kind    string            // "decode", "write", "hash-data", "hash-object", "hash-walk", "hash-events"
+	object  any               // hash-walk: the harness's tree
+	flat    *hash.Flat        // hash-object: the harness's tree, flattened
+	parents []hash.FlatFrame  // hash-object: the flat walk's stack, grown by the check, reused by the loop
+	events  []hash.Event      // hash-events
+	own     *adapters.OwnFormat
+	stream  hash.Stream
 	// typed tests: the records, the row's decoder (or accessor) and the bytes a read starts from
 	records *typed.Records
 	tdecode adapters.TypedDecodeFn
@@ -339,12 +349,22 @@ func prepare(b *adapters.Bench, test, format string, data []byte) (*cell, *failu
 			return nil, &failure{exitInput, err.Error()}
 		}
 		c.kind, c.events = "hash-events", ev
+	case b.IsBaseline() && b.ID == "hash-walk":
+		v, f := reference(format, data)
+		if f != nil {
+			return nil, f
+		}
+		c.kind, c.object = "hash-walk", v
 	case b.IsBaseline():
 		v, f := reference(format, data)
 		if f != nil {
 			return nil, f
 		}
-		c.kind, c.object = "hash-object", v
+		flat, err := hash.Flatten(v)
+		if err != nil {
+			return nil, &failure{exitInput, err.Error()}
+		}
+		c.kind, c.flat = "hash-object", flat
 	case b.Own != nil:
 		// a format only this library has: the document comes from the corpus file, and the bytes
 		// the tree row decodes are the library's own encoding of it (made here, outside the loop)
@@ -506,6 +526,8 @@ func (c *cell) check() (uint64, []byte, *failure) {
 			return 0, nil, &failure{exitInput, err.Error()}
 		}
 		return h, nil, nil
+	case "hash-object":
+		return c.flat.Hash(&c.parents), nil, nil
 	}
 	h, err := hash.Any(c.object)
 	if err != nil {
@@ -554,6 +576,11 @@ func (c *cell) op() measure.Op {
 		return func() (uint64, error) {
 			copySink = append([]byte(nil), c.data...)
 			return hash.HashEvents(&c.stream, c.events)
+		}
+	case "hash-object":
+		return func() (uint64, error) {
+			copySink = append([]byte(nil), c.data...)
+			return c.flat.Hash(&c.parents), nil
 		}
 	}
 	return func() (uint64, error) {
@@ -734,18 +761,8 @@ func cmdRun(argv []string) int {
 	if *o.latency {
 		return runLatency(b, c, *o.test, *o.budgetMs, !*o.noCheck, out)
 	}
-	out.row("info", map[string]any{"measures": measures(*o.test), "runtime": runtimeInfo(), "cpu_ns_note": "null: Go's collector and scheduler run on other threads, so one thread's CPU time is not the operation's"})
+	out.row("info", map[string]any{"measures": measuresOf(b, *o.test), "runtime": runtimeInfo(), "cpu_ns_note": "null: Go's collector and scheduler run on other threads, so one thread's CPU time is not the operation's"})
 	op := c.op()
-	if *o.alloc {
-		a, bytes, err := measure.Allocs(op)
-		if err != nil {
-			out.row("error", map[string]any{"reason": err.Error()})
-			return exitRejected
-		}
-		out.row("alloc", map[string]any{"allocs_per_op": a, "alloc_bytes_per_op": bytes,
-			"method": fmt.Sprintf("runtime.ReadMemStats Mallocs/TotalAlloc deltas, mean of %d ops after 1 warm-up (as go test -benchmem); decode rows include the 1 input copy per op", measure.AllocIterations)})
-		return exitOK
-	}
 	if *o.iters > 0 {
 		if err := measure.Fixed(op, *o.iters); err != nil {
 			out.row("error", map[string]any{"reason": err.Error()})
@@ -762,6 +779,16 @@ func cmdRun(argv []string) int {
 	out.row("info", map[string]any{"batch": batch, "calibration_ns": cal})
 	for _, s := range samples {
 		out.row("sample", map[string]any{"iterations": s.Iterations, "wall_ns": s.WallNs, "cpu_ns": nil})
+	}
+	if *o.alloc {
+		// protocol step 6, after the samples: ReadMemStats stops the world, so never inside them
+		a, bytes, err := measure.Allocs(op)
+		if err != nil {
+			out.row("error", map[string]any{"reason": err.Error()})
+			return exitRejected
+		}
+		out.row("alloc", map[string]any{"allocs_per_op": a, "alloc_bytes_per_op": bytes,
+			"method": fmt.Sprintf("runtime.ReadMemStats Mallocs/TotalAlloc deltas, mean of %d ops after 1 warm-up (as go test -benchmem); decode rows include the 1 input copy per op", measure.AllocIterations)})
 	}
 	return exitOK
 }

@@ -138,3 +138,59 @@ func TestEveryWriteRowEncodesATree100000DeepOrFailsCleanly(t *testing.T) {
 		}
 	}
 }
+
+// deepHash is the hash of hostile.Deep(f, depth, maps), computed without a tree.
+func deepHash(depth int, maps bool) uint64 {
+	one := func(key string, h uint64) uint64 { return hash.MapEnd(hash.MapTerm(hash.Str(key), h), 1) }
+	h := hash.ArrayEnd(hash.ArrayTerm(0, hash.U64(1))+hash.ArrayTerm(1, hash.Str("x")), 2)
+	if maps {
+		h = one("b", hash.U64(1))
+	}
+	for i := 0; i < depth; i++ {
+		if maps {
+			h = one("a", h)
+		} else {
+			h = hash.ArrayEnd(hash.ArrayTerm(0, h), 1)
+		}
+	}
+	return one("a", h)
+}
+
+func TestHashObjectHashesADocumentNested1000000DeepThatHashWalkRefusesCleanly(t *testing.T) {
+	var object, walk adapters.Bench
+	for _, b := range adapters.All() {
+		switch b.ID {
+		case "hash-object":
+			object = b
+		case "hash-walk":
+			walk = b
+		}
+	}
+	for _, maps := range []bool{false, true} {
+		data := hostile.Deep("json", 1_000_000, maps)
+		if h, fail := verify(&object, "tree", "json", data); fail != nil || h != deepHash(1_000_000, maps) {
+			t.Errorf("hash-object maps=%v: %s %v, want %s", maps, hash.Hex64(h), fail, hash.Hex64(deepHash(1_000_000, maps)))
+		}
+		// the type-switch walk recurses: deeper than hash.MaxDepth is the harness's limit (exit 6)
+		if _, fail := verify(&walk, "tree", "json", data); fail == nil || fail.code != exitInput {
+			t.Errorf("hash-walk maps=%v: %v, want exit %d", maps, fail, exitInput)
+		}
+	}
+}
+
+func TestHashWalkIsABaselineThatNoRowSubtracts(t *testing.T) {
+	found := false
+	for _, b := range adapters.All() {
+		if b.ID == "hash-walk" {
+			found = b.IsBaseline()
+		}
+		for _, test := range b.Tests() {
+			if !b.IsBaseline() && b.Baseline(test) == "hash-walk" {
+				t.Errorf("%s %s subtracts hash-walk", b.ID, test)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no hash-walk baseline")
+	}
+}

@@ -305,10 +305,11 @@ func TestTypedAllocPassReportsAllocations(t *testing.T) {
 		}
 		ds := anyDataset(f)
 		code, rows := runCell(t, "--bench", b.ID, "--test", test, "--format", f, "--file", filepath.Join(dir, ds+".json"),
-			"--expect-hash", want[ds], "--alloc")
+			"--expect-hash", want[ds], "--alloc", "--budget-ms", "1", "--min-samples", "1")
 		a := kindRow(rows, "alloc")
-		// every row allocates its output (encode) or its input copy and records (decode)
-		if code != exitOK || a == nil || a["allocs_per_op"].(float64) < 1 || a["alloc_bytes_per_op"].(float64) < 100 {
+		// the samples come first (protocol step 6), then the pass: every row allocates its output
+		// (encode) or its input copy and records (decode)
+		if code != exitOK || kindRow(rows, "sample") == nil || a == nil || a["allocs_per_op"].(float64) < 1 || a["alloc_bytes_per_op"].(float64) < 100 {
 			t.Errorf("%s %s %s: exit %d, alloc row %v", b.ID, test, f, code, a)
 		}
 	})

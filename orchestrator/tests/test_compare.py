@@ -8,7 +8,7 @@ import json
 
 from serbench import runner
 from serbench.cli import main
-from serbench.compare import CI_ONLY, compare, render, to_json
+from serbench.compare import CI_ONLY, Row, agreement, common_shift, compare, render, to_json
 from serbench.store import Store
 
 from .test_report import ARGS, ENV, MANIFEST, _cell, make_run
@@ -120,3 +120,18 @@ def test_compare_says_how_many_cells_agree_within_five_percent_and_names_the_fur
     assert "Agreement: 1 of 4 cells (25.0%) have B/A of net time within ±5%." in text
     assert "Furthest out: packer tree size-1 msgpack (0.412), fastjson tree size-1 json (0.450), fastjson write" in text
     assert json.loads(to_json(cmp))["cells_agreeing"] == 1
+
+
+def test_agreement_names_a_shift_of_every_cell_as_the_machines_and_counts_agreement_without_it():
+    def row(i: int, ratio: float) -> Row:
+        return Row(("h", f"lib{i}", "tree", "size-1", "json"), f"lib{i}", 100.0, 100.0 * ratio, ratio, (0, 0), 1.0)
+
+    # 30 cells all 6% slower in B (a slower machine), 2 of them 20% slower still
+    rows = [row(i, 1.06) for i in range(28)] + [row(28, 1.27), row(29, 1.28)]
+    assert common_shift(rows) == 1.06
+    text = agreement(rows)[0]
+    assert text.startswith("Agreement: 0 of 30 cells (0.0%) have B/A of net time within ±5%.")
+    assert "Run B is 6.0% slower across the board" in text and "28 of 30 (93.3%) agree within ±5%" in text
+    # too few cells to tell the machine from the libraries, and no shift: nothing said
+    assert common_shift(rows[:5]) is None and "across the board" not in agreement(rows[:5])[0]
+    assert "across the board" not in agreement([row(i, 1.0) for i in range(30)])[0]

@@ -103,11 +103,17 @@ def test_run_checks_then_writes_valid_samples(harness, listing, tmp_path, test):
     assert all(s["iterations"] >= 1 and s["wall_ns"] > 0 for s in samples)
 
 
-def test_alloc_pass_writes_one_alloc_row(harness, listing, tmp_path):
+def test_alloc_pass_follows_the_samples_with_one_alloc_row(harness, listing, tmp_path):
     b, fmt = _first_cell(listing)
     res, rows = _run(harness, tmp_path, b["id"], "tree", fmt, "all-types", None, "--alloc")
     assert res.returncode == 0, res.stderr
-    assert [r["kind"] for r in rows].count("alloc") == 1 and not [r for r in rows if r["kind"] == "sample"]
+    kinds = [r["kind"] for r in rows]
+    assert kinds.count("alloc") == 1 and "sample" in kinds
+    assert kinds.index("alloc") > max(i for i, k in enumerate(kinds) if k == "sample"), (
+        "counting never lands in a sample"
+    )
+    alloc = rows[kinds.index("alloc")]
+    assert alloc["alloc_bytes_per_op"] is None or alloc["alloc_bytes_per_op"] >= 0
 
 
 def test_a_wrong_expected_hash_exits_4_without_timing(harness, listing, tmp_path):

@@ -58,11 +58,11 @@ FAKE = textwrap.dedent(
             open(opt["output-file"], "wb").write(b"x" * 1000)
         if "--latency" in a:
             row(kind="latency", count=100000, p50_ns=90, p99_ns=200, p999_ns=900, p9999_ns=5000, max_ns=80000)
-        elif "--alloc" in a:
-            row(kind="alloc", allocs_per_op=5, alloc_bytes_per_op=64, method="fake")
         else:
             for i in range(3):
                 row(kind="sample", iterations=10, wall_ns=1000 * (10 + i), cpu_ns=None)
+            if "--alloc" in a:
+                row(kind="alloc", allocs_per_op=5, alloc_bytes_per_op=64, method="fake")
     """
 )
 
@@ -80,6 +80,20 @@ class FakeHarness(Harness):
 
     def command(self) -> list[str]:
         return [sys.executable, str(self.script)]
+
+
+def _cell_row(bench: str) -> dict:
+    return {
+        "harness": "fake",
+        "bench": bench,
+        "test": "tree",
+        "dataset": "d",
+        "format": "json",
+        "library": bench,
+        "version": "0",
+        "notes": "",
+        "is_baseline": 0,
+    }
 
 
 def _bench(bid: str) -> dict:
@@ -113,10 +127,11 @@ def test_misbehaving_harness_processes_mark_their_cell_and_the_run_goes_on(tmp_p
     assert got["wrong"]["status"] == "incorrect" and got["wrong"]["reason"] == "hash differs"
     assert got["reject"]["status"] == "failed" and got["reject"]["reason"] == "parse error at byte 3"
     assert got["silent"]["status"] == "failed" and "no sample rows" in got["silent"]["reason"]
-    # Broken cells leave after their first process; the good one does both rounds and the alloc pass.
+    # Broken cells leave after their first process; the good one does both rounds (the first counting
+    # its allocations).
     rounds = {c["bench"]: len(store.done_rounds(c["id"])) for c in store.cells("r")}
-    assert rounds == {"ok": 3, "crash": 1, "hang": 1, "wrong": 1, "reject": 1, "silent": 1, "input": 1, "orphan": 1}
-    assert calls[-1][0] == calls[-1][1] == 10  # the progress total shrinks as broken cells drop out
+    assert rounds == {"ok": 2, "crash": 1, "hang": 1, "wrong": 1, "reject": 1, "silent": 1, "input": 1, "orphan": 1}
+    assert calls[-1][0] == calls[-1][1] == 9  # the progress total shrinks as broken cells drop out
     assert json.loads(store.run("r")["manifest_json"])["datasets"][0]["dataset"] == "d"
 
 
@@ -140,8 +155,14 @@ def test_typed_encode_cells_keep_their_output_sizes_and_get_a_latency_pass(tmp_p
     mode = runner.Mode("test", rounds=2, budget_ms=1, min_samples=1, timeout_s=5, n_boot=50)
     runner.run_cells(store, "r", [cell], mode, seed=1, progress=lambda *a: None)
     c = store.cells("r")[0]
-    assert sorted(store.done_rounds(c["id"])) == [runner.LATENCY_ROUND, runner.ALLOC_ROUND, 0, 1]
-    assert c["output_bytes"] == 1000 and 0 < c["output_zstd_bytes"] < 100 and 0 < c["output_gzip_bytes"] < 100
+    # no process of its own for the allocations: the first timed one counts them after its samples
+    assert sorted(store.done_rounds(c["id"])) == [runner.LATENCY_ROUND, 0, 1]
+    assert (c["allocs_per_op"], c["alloc_bytes_per_op"]) == (5, 64)
+    # the output's compressed sizes wait, in the store, until no benchmark runs
+    assert c["output_bytes"] == 1000 and c["output_zstd_bytes"] is None and store.pending_output_count("r") == 1
+    assert store.compress_pending("r", workers=2) == 1 and store.pending_output_count("r") == 0
+    c = store.cells("r")[0]
+    assert 0 < c["output_zstd_bytes"] < 100 and 0 < c["output_gzip_bytes"] < 100
     assert (c["lat_p50_ns"], c["lat_p999_ns"], c["lat_max_ns"], c["lat_count"]) == (90, 900, 80000, 100000)
 
 
@@ -248,3 +269,30 @@ def test_an_incorrect_reader_is_explained_when_a_systematic_change_gives_its_has
         "differs; the hash is the document's with every number read as a double "
         "(first at $.a[1]: expected int 7, got float 7.0)"
     )
+
+
+def test_identical_encoder_outputs_are_compressed_once_and_reused_by_later_runs(tmp_path):
+    store = Store(tmp_path / "s.db")
+    dataset = {"dataset": "d", "hash": "0" * 16, "files": {"json": {"file": "d.json"}}}
+    for run in ("a", "b"):
+        store.create_run(run, "test", {}, {}, {"datasets": [dataset]})
+    same, other = b"{" + b'"k": 1, ' * 500 + b"}", b"x" * 4000
+    ids = {}
+    for run, bench, out in (("a", "e1", same), ("a", "e2", same), ("a", "e3", other), ("b", "e1", same)):
+        cid = store.add_cell(run, {**_cell_row(bench), "test": "typed-encode"})
+        store.record_round(cid, 0, "ok", None, 0.1, [], output=out)
+        ids[run, bench] = cid
+    assert store.pending_output_count("a") == 2  # two distinct outputs for three cells
+    seen = []
+    assert store.compress_pending("a", workers=2, progress=lambda d, t: seen.append((d, t))) == 2
+    assert seen[-1] == (2, 2)
+    a = {c["bench"]: c for c in store.cells("a")}
+    assert a["e1"]["output_zstd_bytes"] == a["e2"]["output_zstd_bytes"] != a["e3"]["output_zstd_bytes"]
+    # run b's cell was recorded before a's sizes existed: it waits for its own run's pass; a cell
+    # recorded once they exist reuses them at once
+    assert store.pending_output_count("b") == 1 and store.compress_pending("b") == 1
+    cid = store.add_cell("b", {**_cell_row("e2"), "test": "typed-encode"})
+    store.record_round(cid, 0, "ok", None, 0.1, [], output=same)
+    assert store.pending_output_count("b") == 0
+    b = {c["bench"]: c for c in store.cells("b")}
+    assert b["e2"]["output_gzip_bytes"] == a["e1"]["output_gzip_bytes"]

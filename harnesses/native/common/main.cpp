@@ -536,8 +536,8 @@ static int cmd_run(const BenchInfo& b, const Args& a) {
   return kRejected;
 }
 
-// The check, then the alloc pass, the fixed-count loop, or calibration and samples (protocol.md,
-// `run` steps 2 to 6 and 9).
+// The check, then the fixed-count loop, or calibration, samples and (--alloc) the allocation pass
+// (protocol.md, `run` steps 2 to 6 and 9).
 static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, long long min_samples,
                    long long iterations) {
   const BenchInfo& b = *c.info;
@@ -577,26 +577,6 @@ static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, lo
   info["input_bytes"] = c.data.size();
   out.row(info);
 
-  if (a.has("--alloc")) {
-    // One warm-up op (first-use allocations such as lazily built tables are not per-op costs),
-    // then count every malloc-family call over a few ops.
-    if (!c.once(err)) goto fail;
-    {
-      const int n = 8;
-      g_alloc.calls = g_alloc.bytes = 0;
-      g_alloc.enabled = true;
-      bool ok = true;
-      for (int i = 0; i < n && ok; i++) ok = c.once(err);
-      g_alloc.enabled = false;
-      if (!ok) goto fail;
-      J r = kind("alloc");
-      r["allocs_per_op"] = static_cast<double>(g_alloc.calls) / n;
-      r["alloc_bytes_per_op"] = static_cast<double>(g_alloc.bytes) / n;
-      r["method"] = "malloc-interpose: malloc/calloc/realloc/memalign calls and requested bytes";
-      out.row(r);
-    }
-    return kOk;
-  }
   if (iterations > 0) {
     // Step 9, the instruction-count mode: one untimed warm-up iteration, then exactly N in one batch.
     // No clock is read (even the digits of a measured time, formatted into the row, would vary the
@@ -645,6 +625,24 @@ static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, lo
       r["cpu_ns"] = s[1];
       out.row(r);
     }
+  }
+  if (a.has("--alloc")) {
+    // Step 6, after the samples (counting is off while they are timed): one warm-up op (first-use
+    // allocations such as lazily built tables are not per-op costs), then count every malloc-family
+    // call over a few ops.
+    if (!c.once(err)) goto fail;
+    const int n = 8;
+    g_alloc.calls = g_alloc.bytes = 0;
+    g_alloc.enabled = true;
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) ok = c.once(err);
+    g_alloc.enabled = false;
+    if (!ok) goto fail;
+    J r = kind("alloc");
+    r["allocs_per_op"] = static_cast<double>(g_alloc.calls) / n;
+    r["alloc_bytes_per_op"] = static_cast<double>(g_alloc.bytes) / n;
+    r["method"] = "malloc-interpose: malloc/calloc/realloc/memalign calls and requested bytes";
+    out.row(r);
   }
   return kOk;
 fail : {

@@ -1076,21 +1076,7 @@ bool ref_decode(const std::string& fmt, const char* data, size_t len, Doc& out, 
 }
 
 namespace {
-// The seed each scalar node type is mixed with, indexed by T: null, false and true carry u = 0 (the
-// reference decoder's builder sets it), so true's seed is S(BOOL) ^ 1 and every scalar is one
-// mum(u ^ seed, P0) (spec/hash.md: scalar(BOOL, 1) = mum(1 ^ S(BOOL), P0)). Str and Bin hold the
-// seed of their bytes.
-constexpr uint64_t kSeed[] = {SB_SEED(SB_NULL),   SB_SEED(SB_BOOL),  SB_SEED(SB_BOOL) ^ 1, SB_SEED(SB_UINT),
-                              SB_SEED(SB_NEGINT), SB_SEED(SB_FLOAT), SB_SEED(SB_STRING),   SB_SEED(SB_BINARY)};
-static_assert(static_cast<int>(T::Bin) == 7 && static_cast<int>(T::Array) == 8, "kSeed follows T");
-
-// The hash of a scalar or string node (t <= Bin).
-inline uint64_t leaf(const Node& x, const char* pool) {
-  const uint8_t t = static_cast<uint8_t>(x.type);
-  if (t <= static_cast<uint8_t>(T::Double)) return sb_scalar(kSeed[t], x.u);
-  return sb_hash_bytes(kSeed[t], pool + x.off, x.count);
-}
-inline bool is_leaf(const Node& x) { return x.type <= T::Bin; }
+inline uint64_t leaf(const Node& x, const char* pool) { return leaf_hash(x, pool); }
 inline uint64_t empty_container(const Node& x) { return x.type == T::Map ? sb_map_end(0, 0) : sb_array_end(0, 0); }
 }  // namespace
 
@@ -1155,6 +1141,38 @@ close:  // h is the finished container's hash: add it to its parent
   }
   f.acc = sb_array_add(f.acc, f.i - 1, h);
   goto array_loop;
+}
+
+// Pre-order over the node array: a map's entries are (key, value) node pairs; the open container's
+// count of values still to come is a local, its parents wait on `st`. The root is the value of a
+// pseudo-container of one value, which has no close.
+void hash_doc_events(const Doc& d, sb_hasher* h, std::vector<EventFrame>& st) {
+  const Node* x = d.nodes.data();
+  const char* const pool = d.bytes.data();
+  st.clear();
+  if (st.capacity() < d.max_depth) st.reserve(d.max_depth);
+  EventFrame f{d.nodes.empty() ? 0u : 1u, false};
+  for (;;) {
+    while (f.left == 0) {
+      if (st.empty()) return;
+      sb_hasher_close(h);
+      f = st.back();
+      st.pop_back();
+    }
+    f.left--;
+    if (f.is_map) {
+      sb_hasher_key(h, pool + x->off, x->count);
+      x++;
+    }
+    if (is_leaf(*x)) {
+      sb_hasher_emit(h, leaf(*x, pool));
+    } else {
+      sb_hasher_open(h, x->type == T::Map);
+      st.push_back(f);
+      f = EventFrame{x->count, x->type == T::Map};
+    }
+    x++;
+  }
 }
 
 }  // namespace sb

@@ -56,6 +56,33 @@ inline uint64_t hash_doc(const Doc& d) {
   return hash_doc(d, stack);
 }
 
+// The hash of a scalar or string node (is_leaf), with no switch on its type: the seed each scalar
+// type is mixed with, indexed by T. Null, false and true carry u = 0 (the reference decoder's
+// builder sets it), so true's seed is S(BOOL) ^ 1 and every scalar is one mum(u ^ seed, P0)
+// (spec/hash.md: scalar(BOOL, 1) = mum(1 ^ S(BOOL), P0)); Str and Bin hash their bytes with their
+// seed. A table and one branch instead of a switch: on the corpus's mixed types an indirect jump
+// mispredicts (docs/methodology.md, "Hash baselines").
+inline constexpr uint64_t kLeafSeed[] = {SB_SEED(SB_NULL),   SB_SEED(SB_BOOL),  SB_SEED(SB_BOOL) ^ 1,
+                                         SB_SEED(SB_UINT),   SB_SEED(SB_NEGINT), SB_SEED(SB_FLOAT),
+                                         SB_SEED(SB_STRING), SB_SEED(SB_BINARY)};
+static_assert(static_cast<int>(T::Bin) == 7 && static_cast<int>(T::Array) == 8, "kLeafSeed follows T");
+inline bool is_leaf(const Node& x) { return x.type <= T::Bin; }
+inline uint64_t leaf_hash(const Node& x, const char* pool) {
+  const uint8_t t = static_cast<uint8_t>(x.type);
+  if (t <= static_cast<uint8_t>(T::Double)) return sb_scalar(kLeafSeed[t], x.u);
+  return sb_hash_bytes(kLeafSeed[t], pool + x.off, x.count);
+}
+
+// The streaming form (sb_hasher_*) over a Doc, with the same cheapest walk as hash_doc: the
+// `hash-events` baseline, which feeds the hasher what a SAX or pull parser feeds it, without the
+// per-value type switch (spec/fairness.md rule 5). The caller inits `h` before and reads
+// sb_hasher_done after; `stack` is reused across calls.
+struct EventFrame {
+  uint64_t left;  // values still to come in the open container
+  bool is_map;
+};
+void hash_doc_events(const Doc& d, sb_hasher* h, std::vector<EventFrame>& stack);
+
 // Walks a Doc in document order without recursion, for adapters that build a library's tree or
 // drive a streaming writer from it. The visitor has
 //   bool scalar(const Node&)  a value that is not a container (and not a map key)

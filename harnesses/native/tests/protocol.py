@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-BASELINES = {"hash-object", "hash-events", "hash-data", "hash-flat", "empty"}
+BASELINES = {"hash-object", "hash-events", "hash-data", "hash-walk", "empty"}
 
 
 def load_objhash(repo: Path):

@@ -293,23 +293,23 @@ def cmd_run(benches, args) -> int:
 
 
 def _measure(out: Results, op, arg, args) -> int:
-    """Steps 3-4 (or 6, or 9) of `run` for a checked cell: `op(arg)` is what the loop times."""
+    """Steps 3-4 and 6 (or 9) of `run` for a checked cell: `op(arg)` is what the loop times; with
+    --alloc, the allocation pass follows the samples (tracemalloc is off while they are timed)."""
     try:
-        if args.alloc:
-            out.row("alloc", **alloc_pass(op, arg))
-            return EXIT_OK
         if args.iterations is not None:
             s = measure.fixed(op, arg, args.iterations)
             out.row("sample", iterations=s.iterations, wall_ns=s.wall_ns, cpu_ns=s.cpu_ns)
             return EXIT_OK
         samples, info = measure.sample(op, arg, args.budget_ms * 1_000_000, args.min_samples)
+        out.row("info", **info)
+        for s in samples:
+            out.row("sample", iterations=s.iterations, wall_ns=s.wall_ns, cpu_ns=s.cpu_ns)
+        if args.alloc:
+            out.row("alloc", **alloc_pass(op, arg))
     except Exception as e:
         r = _library_error(op, arg, e)
         out.row("error", reason=str(r))
         return r.code
-    out.row("info", **info)
-    for s in samples:
-        out.row("sample", iterations=s.iterations, wall_ns=s.wall_ns, cpu_ns=s.cpu_ns)
     return EXIT_OK
 
 

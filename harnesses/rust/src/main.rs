@@ -1,7 +1,7 @@
 //! serbench Rust harness: list, run, verify, selftest (spec/protocol.md, protocol 1).
 
 use serbench_rust::adapters::{self, Bench, Encoder, OneCodec, TypedEncoder};
-use serbench_rust::model::{events, hash_events, hash_val, ref_decode, Event, Val};
+use serbench_rust::model::{events, hash_events, hash_flat, hash_val, ref_decode, Event, FlatDoc, Val};
 use serbench_rust::typed::{self, Records, Schema};
 use serbench_rust::{alloc, codesize, hash, measure};
 use serde_json::{json, Value as J};
@@ -61,7 +61,10 @@ enum Prepared {
     Decode(adapters::DecodeFn),
     Write(Encoder),
     HashData,
-    HashObject(Val),
+    /// the document flattened for the cheapest walk (spec/fairness.md rule 5)
+    HashObject(FlatDoc),
+    /// the document as the harness's tree, walked as tree rows walk theirs (reference `hash-walk`)
+    HashWalk(Val),
     /// the document's parse events, borrowed from its tree (leaked: a prepared cell is never dropped)
     HashEvents(Vec<Event<'static>>),
     /// the crate's encoder of the records, and its decoder for the check
@@ -165,7 +168,8 @@ fn prepare(b: &Bench, test: &str, fmt: &str, data: &[u8]) -> Result<Prepared, Fa
                 let tree: &'static Val = Box::leak(Box::new(reference(fmt, data)?));
                 Prepared::HashEvents(events(tree))
             }
-            _ => Prepared::HashObject(reference(fmt, data)?),
+            _ if b.id == "hash-walk" => Prepared::HashWalk(reference(fmt, data)?),
+            _ => Prepared::HashObject(FlatDoc::new(&reference(fmt, data)?)),
         });
     }
     match test {
@@ -231,7 +235,8 @@ fn check(p: &Prepared, fmt: &str, data: &[u8]) -> Result<(u64, Option<Vec<u8>>),
             Ok((hash_val(&v), Some(out)))
         }
         Prepared::HashData => Ok((hash_val(&reference(fmt, data)?), None)),
-        Prepared::HashObject(v) => Ok((hash_val(v), None)),
+        Prepared::HashObject(d) => Ok((hash_flat(d, &mut Vec::new()), None)),
+        Prepared::HashWalk(v) => Ok((hash_val(v), None)),
         Prepared::HashEvents(ev) => Ok((hash_events(ev).map_err(Fail::Input)?, None)),
         Prepared::TypedEncode(enc, dec, schema) => guarded(|| {
             let out = enc()?;
@@ -261,7 +266,17 @@ fn timed_op<'a>(p: &'a Prepared, fmt: &'a str, data: &'a [u8]) -> Box<measure::O
             Ok(hash::hash_bin(&out))
         }),
         Prepared::HashData => Box::new(move || Ok(hash::hash_bin(black_box(data)))),
-        Prepared::HashObject(v) => Box::new(move || {
+        Prepared::HashObject(d) => {
+            // the walk's stack of parents, grown by the first call (calibration), then reused
+            let mut st = Vec::new();
+            Box::new(move || {
+                let copy = black_box(data.to_vec());
+                let h = hash_flat(black_box(d), &mut st);
+                drop(copy);
+                Ok(h)
+            })
+        }
+        Prepared::HashWalk(v) => Box::new(move || {
             let copy = black_box(data.to_vec());
             let h = hash_val(black_box(v));
             drop(copy);
@@ -648,29 +663,6 @@ fn cmd_run(benches: &[Bench], argv: &[String]) -> i32 {
     }
     out.row("info", json!({"measures": measures(&test), "runtime": runtime()}));
     let mut op = timed_op(&prepared, &fmt, &data);
-    if a.flag("alloc") {
-        let mut res = Ok(0);
-        let _ = op(); // warm: first-use allocations are not counted
-        let (count, bytes) = alloc::count(|| {
-            for _ in 0..ALLOC_ITERATIONS {
-                res = op().map(black_box);
-                if res.is_err() {
-                    break;
-                }
-            }
-        });
-        if let Err(e) = res {
-            out.row("error", json!({"reason": e}));
-            return EXIT_REJECTED;
-        }
-        out.row(
-            "alloc",
-            json!({"allocs_per_op": count as f64 / ALLOC_ITERATIONS as f64,
-                   "alloc_bytes_per_op": bytes as f64 / ALLOC_ITERATIONS as f64,
-                   "method": "global-allocator-counter: alloc/realloc calls and requested bytes, mean of 5 ops; decode rows include the 1 input copy per op"}),
-        );
-        return EXIT_OK;
-    }
     if iterations > 0 {
         // step 9: one untimed warm-up, then exactly N iterations in one batch, nothing clock-driven
         let fixed = if test.starts_with("typed-") {
@@ -706,9 +698,39 @@ fn cmd_run(benches: &[Bench], argv: &[String]) -> i32 {
             for s in samples {
                 out.row("sample", json!({"iterations": s.iterations, "wall_ns": s.wall_ns, "cpu_ns": s.cpu_ns}));
             }
+            if a.flag("alloc") {
+                // protocol step 6: the allocation pass after the timed samples, counting only now
+                return alloc_pass(&mut *op, &mut out);
+            }
             EXIT_OK
         }
     }
+}
+
+/// The allocation pass (spec/protocol.md `run` step 6): one warm-up op, then the allocator's
+/// counts over `ALLOC_ITERATIONS` ops.
+fn alloc_pass(op: &mut measure::Op<'_>, out: &mut Results) -> i32 {
+    let mut res = Ok(0);
+    let _ = op(); // warm: first-use allocations are not counted
+    let (count, bytes) = alloc::count(|| {
+        for _ in 0..ALLOC_ITERATIONS {
+            res = op().map(black_box);
+            if res.is_err() {
+                break;
+            }
+        }
+    });
+    if let Err(e) = res {
+        out.row("error", json!({"reason": e}));
+        return EXIT_REJECTED;
+    }
+    out.row(
+        "alloc",
+        json!({"allocs_per_op": count as f64 / ALLOC_ITERATIONS as f64,
+               "alloc_bytes_per_op": bytes as f64 / ALLOC_ITERATIONS as f64,
+               "method": "global-allocator-counter: alloc/realloc calls and requested bytes, mean of 5 ops; decode rows include the 1 input copy per op"}),
+    );
+    EXIT_OK
 }
 
 fn cmd_verify(benches: &[Bench], argv: &[String]) -> i32 {

@@ -84,6 +84,202 @@ pub fn hash_val(v: &Val) -> u64 {
     }
 }
 
+/// The harness's document as a flat pre-order array of nodes, for the `hash-object` baseline
+/// (spec/fairness.md rule 5): the baseline does the hash's work and the least walk any tree needs,
+/// so the type dispatch a row spends reading its library's tree stays in the row's net time.
+/// A container's children follow it; a map's entries are (key, value) node pairs.
+pub struct FlatDoc {
+    nodes: Vec<FlatNode>,
+    bytes: Vec<u8>,
+    max_depth: usize,
+}
+
+#[derive(Clone, Copy)]
+struct FlatNode {
+    /// index into [`FLAT_SEED`]: null, false, true, uint, negint, float, string, binary, array, map
+    tag: u8,
+    /// children (array), entries (map) or byte length (string, binary)
+    count: u32,
+    /// a scalar's 64-bit payload, or the offset of a string's bytes in `FlatDoc::bytes`
+    payload: u64,
+}
+
+const F_FLOAT: u8 = 5;
+const F_STR: u8 = 6;
+const F_BIN: u8 = 7;
+const F_ARRAY: u8 = 8;
+const F_MAP: u8 = 9;
+/// The seed each flat tag's scalar is mixed with: every scalar is `mum(payload ^ seed, P0)`
+/// (spec/hash.md `scalar`; true is `scalar(BOOL, 1)` = payload 0 with seed `S(BOOL) ^ 1`), and a
+/// string or binary hashes its bytes with its seed. A table instead of a `match`: no indirect jump,
+/// so mixed types do not mispredict (docs/methodology.md, "Hash baselines").
+const FLAT_SEED: [u64; 8] = [
+    hash::seed(hash::NULL),
+    hash::seed(hash::BOOL),
+    hash::seed(hash::BOOL) ^ 1,
+    hash::seed(hash::UINT),
+    hash::seed(hash::NEGINT),
+    hash::seed(hash::FLOAT),
+    hash::seed(hash::STRING),
+    hash::seed(hash::BINARY),
+];
+
+impl FlatDoc {
+    /// Flattens a tree, iteratively.
+    pub fn new(v: &Val) -> FlatDoc {
+        let mut d = FlatDoc { nodes: Vec::new(), bytes: Vec::new(), max_depth: 0 };
+        // what is left to write, last first: a value with the depth of its container, or a map key
+        let mut todo: Vec<Result<(&Val, usize), &str>> = vec![Ok((v, 0))];
+        while let Some(next) = todo.pop() {
+            let (v, depth) = match next {
+                Ok(item) => item,
+                Err(key) => {
+                    // a key is a string node just before its value
+                    let payload = d.push_bytes(key.as_bytes());
+                    d.nodes.push(FlatNode { tag: F_STR, count: key.len() as u32, payload });
+                    continue;
+                }
+            };
+            let (tag, count, payload) = match v {
+                Val::Null => (0, 0, 0),
+                Val::Bool(b) => (1 + *b as u8, 0, 0),
+                Val::UInt(u) => (3, 0, *u),
+                Val::NegInt(i) => (4, 0, *i as u64),
+                Val::Float(f) => (F_FLOAT, 0, f.to_bits()),
+                Val::Str(s) => (F_STR, s.len(), d.push_bytes(s.as_bytes())),
+                Val::Bin(b) => (F_BIN, b.len(), d.push_bytes(b)),
+                Val::Array(a) => {
+                    todo.extend(a.iter().rev().map(|x| Ok((x, depth + 1))));
+                    (F_ARRAY, a.len(), 0)
+                }
+                Val::Map(m) => {
+                    for (k, x) in m.iter().rev() {
+                        todo.push(Ok((x, depth + 1)));
+                        todo.push(Err(k.as_str()));
+                    }
+                    (F_MAP, m.len(), 0)
+                }
+            };
+            if tag >= F_ARRAY {
+                d.max_depth = d.max_depth.max(depth + 1);
+            }
+            // the data model's lengths fit u32 (spec/data-model.md); a longer one would not fit any format
+            d.nodes.push(FlatNode { tag, count: count as u32, payload });
+        }
+        d
+    }
+
+    fn push_bytes(&mut self, b: &[u8]) -> u64 {
+        let at = self.bytes.len() as u64;
+        self.bytes.extend_from_slice(b);
+        at
+    }
+
+    #[inline(always)]
+    fn leaf(&self, x: FlatNode) -> u64 {
+        let seed = FLAT_SEED[(x.tag & 7) as usize];
+        if x.tag <= F_FLOAT {
+            return hash::mum(x.payload ^ seed, hash::P0);
+        }
+        let at = x.payload as usize;
+        hash::hash_bytes_seeded(seed, &self.bytes[at..at + x.count as usize])
+    }
+
+    #[inline(always)]
+    fn empty(x: FlatNode) -> u64 {
+        if x.tag == F_MAP {
+            hash::map_end(0, 0)
+        } else {
+            hash::array_end(0, 0)
+        }
+    }
+}
+
+/// One open container of [`hash_flat`].
+#[derive(Clone, Copy, Default)]
+pub struct FlatFrame {
+    acc: u64,
+    n: u64,
+    i: u64,
+    key: u64,
+    is_map: bool,
+}
+
+/// The object hash of a [`FlatDoc`] (tree form), iteratively: the open container's frame lives in
+/// locals, arrays and maps have their own loops, and the only per-node decisions are leaf or
+/// container and whether the container has ended. `st` holds the parents, reused across calls.
+/// The same walk as the native harness's `hash_doc` (common/ref.cpp).
+pub fn hash_flat(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u64 {
+    let nodes = &d.nodes[..];
+    let Some(&root) = nodes.first() else { return 0 };
+    if root.tag < F_ARRAY {
+        return d.leaf(root);
+    }
+    if root.count == 0 {
+        return FlatDoc::empty(root);
+    }
+    st.clear();
+    st.reserve(d.max_depth);
+    let mut f = FlatFrame { n: root.count as u64, is_map: root.tag == F_MAP, ..FlatFrame::default() };
+    let mut i = 1usize;
+    loop {
+        // the children of `f` until one is a non-empty container (true) or `f` ends (false)
+        let opened = if f.is_map {
+            loop {
+                if f.i == f.n {
+                    break false;
+                }
+                let k = nodes[i];
+                f.key = hash::hash_bytes_seeded(
+                    FLAT_SEED[F_STR as usize],
+                    &d.bytes[k.payload as usize..][..k.count as usize],
+                );
+                let x = nodes[i + 1];
+                let h = if x.tag < F_ARRAY {
+                    d.leaf(x)
+                } else if x.count != 0 {
+                    i += 1;
+                    break true;
+                } else {
+                    FlatDoc::empty(x)
+                };
+                i += 2;
+                f.acc = f.acc.wrapping_add(hash::map_term(f.key, h));
+                f.i += 1;
+            }
+        } else {
+            loop {
+                if f.i == f.n {
+                    break false;
+                }
+                let x = nodes[i];
+                let h = if x.tag < F_ARRAY {
+                    d.leaf(x)
+                } else if x.count != 0 {
+                    break true;
+                } else {
+                    FlatDoc::empty(x)
+                };
+                i += 1;
+                f.acc = f.acc.wrapping_add(hash::array_term(f.i, h));
+                f.i += 1;
+            }
+        };
+        if opened {
+            let x = nodes[i];
+            i += 1;
+            st.push(f);
+            f = FlatFrame { n: x.count as u64, is_map: x.tag == F_MAP, ..FlatFrame::default() };
+            continue;
+        }
+        let h = if f.is_map { hash::map_end(f.acc, f.n) } else { hash::array_end(f.acc, f.n) };
+        let Some(parent) = st.pop() else { return h };
+        f = parent;
+        f.acc = f.acc.wrapping_add(if f.is_map { hash::map_term(f.key, h) } else { hash::array_term(f.i, h) });
+        f.i += 1;
+    }
+}
+
 /// One parse event of a document, borrowed from a [`Val`]: what a pull parser or a visitor hands to
 /// the streaming hash. The `hash-events` baseline replays a prebuilt list of them through
 /// [`hash_events`], so it does the streaming form's hashing work (spec/hash.md) without parsing.
@@ -464,6 +660,38 @@ mod tests {
             let v = nested(DEEP, maps);
             assert_eq!(hash_val(&v), nested_hash(DEEP, maps));
             drop(v); // the derived drop glue of Vec<Val> would recurse once per level
+        }
+    }
+
+    #[test]
+    fn the_flat_walk_hashes_every_type_and_shape_as_the_tree_walk_does() {
+        let s = |x: &str| Val::Str(x.to_owned());
+        let mixed = Val::Map(vec![
+            ("n".into(), Val::Null),
+            ("t".into(), Val::Bool(true)),
+            ("f".into(), Val::Bool(false)),
+            ("u".into(), Val::UInt(u64::MAX)),
+            ("i".into(), Val::NegInt(i64::MIN)),
+            ("d".into(), Val::Float(-0.0)),
+            ("s".into(), s("a string longer than sixteen bytes, with ü")),
+            ("b".into(), Val::Bin(vec![0, 1, 2])),
+            ("ea".into(), Val::Array(vec![])),
+            ("em".into(), Val::Map(vec![])),
+            (
+                "a".into(),
+                Val::Array(vec![
+                    Val::Map(vec![("k".into(), Val::Array(vec![s(""), Val::UInt(1)]))]),
+                    Val::Array(vec![]),
+                ]),
+            ),
+            ("last".into(), Val::UInt(7)),
+        ]);
+        let mut st = Vec::new();
+        for v in [mixed, Val::Null, s("root"), Val::Array(vec![]), Val::Map(vec![]), nested(1000, true)] {
+            assert_eq!(hash_flat(&FlatDoc::new(&v), &mut st), hash_val(&v));
+        }
+        for maps in [false, true] {
+            assert_eq!(hash_flat(&FlatDoc::new(&nested(DEEP, maps)), &mut st), nested_hash(DEEP, maps));
         }
     }
 

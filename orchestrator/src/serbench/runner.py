@@ -71,10 +71,13 @@ class Mode:
         return min(self.wall_per_cell_s * n_cells, self.max_run_budget_s) or math.inf
 
 
-# Quick: the whole default matrix (909 cells of the Python, native and Rust harnesses) in about 13
-# minutes, about 0.9 s per cell with process start-up: 5 short processes per cell, then extra passes
-# for the cells not yet within 1%, and never more than 13 minutes in all, so the run with its report
-# stays within 15 minutes as harnesses are added (only the minimum rounds can go past it).
+# Quick: the whole default matrix (1,955 cells of the Python, native, Rust and Go harnesses) within
+# 15 minutes with its report: 3 processes of 25 ms per cell (the spread between processes, not the
+# sampling inside one, limits precision, and each process costs 20-130 ms of start-up and loading
+# besides its sampling: docs/methodology.md, "Where a quick run's time goes"), the first of which
+# also counts allocations; then extra passes for the cells not yet within 1%, and never more than
+# 12 minutes of cells in all, so that the output sizes, statistics and report fit the rest as
+# harnesses add cells (only the minimum rounds can go past it).
 # Full: 10 processes of 0.3 s, then extra passes to 0.5%: about 6 s per cell, under a tenth of the
 # classic 7 x 10 s, and at most 1 h 50 min for the cells, within 2 hours for the default matrix.
 # 10 rounds, not the classic suite's 7 x 10 s: the spread between processes dominates, so precision
@@ -83,8 +86,8 @@ class Mode:
 MODES = {
     "quick": Mode(
         "quick",
-        rounds=5,
-        budget_ms=40,
+        rounds=3,
+        budget_ms=25,
         min_samples=5,
         timeout_s=180,
         n_boot=500,
@@ -92,7 +95,7 @@ MODES = {
         target_rel_ci=0.01,
         cell_cap_s=8.0,
         wall_per_cell_s=0.9,
-        max_run_budget_s=13 * 60,
+        max_run_budget_s=12 * 60,
     ),
     "full": Mode(
         "full",
@@ -266,7 +269,9 @@ def plan(
     return cells
 
 
-# Extra passes after the timed rounds, stored as negative round numbers (spec/protocol.md `run` 6-7).
+# Extra passes after the timed rounds, stored as negative round numbers (spec/protocol.md `run` 7).
+# ALLOC_ROUND was the allocation pass's own process until protocol 1.5 (now the first timed process
+# runs it after its samples): older runs in a store still have it.
 ALLOC_ROUND, LATENCY_ROUND = -1, -2
 
 
@@ -286,8 +291,12 @@ class Outcome:
         return found[0] if found else None
 
 
-def execute(cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int, cpu: int | None = None) -> Outcome:
-    """One fresh harness process for one (cell, round). Never raises for a misbehaving harness."""
+def execute(
+    cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int, cpu: int | None = None, alloc: bool = False
+) -> Outcome:
+    """One fresh harness process for one (cell, round). Never raises for a misbehaving harness. With
+    `alloc`, a timed round also runs the allocation pass after its samples (spec/protocol.md `run`
+    step 6)."""
     with tempfile.TemporaryDirectory(prefix="serbench-") as tmp:
         results, output = Path(tmp) / "results.jsonl", Path(tmp) / "output.bin"
         opts = {
@@ -302,7 +311,7 @@ def execute(cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int, cpu: in
             "seed": seed,
         }
         argv = cell.harness.command() + ["run"] + [a for k, v in opts.items() for a in (f"--{k}", str(v))]
-        argv += ["--alloc"] if rnd == ALLOC_ROUND else ["--latency"] if rnd <= LATENCY_ROUND else []
+        argv += ["--alloc"] if alloc and rnd >= 0 else ["--latency"] if rnd <= LATENCY_ROUND else []
         argv += [] if check else ["--no-check"]
         # The encoded bytes of typed encoders are kept for their gzip and zstd sizes (spec/typed.md);
         # a writer's, to say where its output differs from the document when the check fails.
@@ -490,12 +499,17 @@ def _read_rows(path: Path) -> list[dict]:
 Progress = Callable[[int, int, str], None]
 
 
-def _extra_rounds_for(c: Cell, allocs: bool, latency_rounds: tuple[int, ...] = (LATENCY_ROUND,)) -> list[int]:
-    """A cell's passes after its timed rounds: allocations (not for baselines), and one-record
-    latency on datasets the manifest marks for it, in as many forks as the mode pools."""
+def _wants_alloc(c: Cell, allocs: bool) -> bool:
+    """Whether a cell's allocations are counted (not a baseline's): in its first timed process, after
+    the samples (protocol 1.5), which saves the process per cell that a separate pass cost (about a
+    tenth of a quick run's wall time, docs/methodology.md "Where a quick run's time goes")."""
+    return allocs and not c.bench.get("baseline")
+
+
+def _extra_rounds_for(c: Cell, latency_rounds: tuple[int, ...] = (LATENCY_ROUND,)) -> list[int]:
+    """A cell's passes after its timed rounds: one-record latency on datasets the manifest marks for
+    it, in as many forks as the mode pools."""
     rounds = []
-    if allocs and not c.bench.get("baseline"):
-        rounds.append(ALLOC_ROUND)
     if c.typed and c.dataset.get("latency") and not c.bench.get("baseline") and c.test != "typed-access":
         rounds += list(latency_rounds)
     return rounds
@@ -583,7 +597,7 @@ def run_cells(
     done = {c.id: store.done_rounds(c.id) for c in cells}
     meds = {c.id: round_medians(store.samples(c.id), mode.warmup_k) for c in cells}
     wall = {c.id: sum(r["wall_s"] or 0 for k, r in done[c.id].items() if k >= 0) for c in cells}
-    extra = {c.id: _extra_rounds_for(c, allocs, tuple(mode.latency_rounds())) for c in cells}
+    extra = {c.id: _extra_rounds_for(c, tuple(mode.latency_rounds())) for c in cells}
     budget = mode.run_budget_s(len(cells))
     # each row's baseline cell, as finalize pairs them (same harness, dataset and format)
     cell_of = {(c.harness.name, c.bench["id"], c.dataset["dataset"], c.format): c.id for c in cells}
@@ -610,9 +624,12 @@ def run_cells(
     def one(c: Cell, rnd: int) -> None:
         nonlocal finished
         progress(finished, total, c.label)
-        # The hash is checked in the first process of a cell; later ones skip it.
+        # The hash is checked in the first process of a cell, and its allocations counted after the
+        # samples of its first timed one; later processes do neither.
         checked = any(r["status"] == "ok" for r in done[c.id].values())
-        out = execute(c, mode, rnd=rnd, check=not checked, seed=seed, cpu=pin.harness_cpu)
+        counted = any(k >= 0 and r["status"] == "ok" for k, r in done[c.id].items())
+        alloc = rnd >= 0 and not counted and _wants_alloc(c, allocs)
+        out = execute(c, mode, rnd=rnd, check=not checked, seed=seed, cpu=pin.harness_cpu, alloc=alloc)
         samples = out.rows_of("sample")
         store.record_round(
             c.id,
@@ -635,8 +652,9 @@ def run_cells(
         finished += 1
 
     with pinning.orchestrator_on(pin):
-        # 1-2: the minimum rounds, then allocations and latency: all of them, whatever the budget.
-        for rnd in list(range(mode.rounds)) + [ALLOC_ROUND, *mode.latency_rounds()]:
+        # 1-2: the minimum rounds (the first counts allocations), then latency: all of them, whatever
+        # the budget.
+        for rnd in list(range(mode.rounds)) + mode.latency_rounds():
             order = [c for c in cells if (rnd >= 0 or rnd in extra[c.id]) and rnd not in done[c.id] and not bad(c.id)]
             random.Random(seed * 1000 + rnd).shuffle(order)
             for c in order:

@@ -57,7 +57,11 @@ func main() {
 		records = &typed.Records{Schema: schema}
 	}
 	tree, _ := refdec.Decode(format, data)
-	// What the baselines run: hash-object, hash-data, hash-events, hash-typed, hash-data-typed.
+	// What the baselines run: hash-object, hash-walk, hash-data, hash-events, hash-typed, hash-data-typed.
+	if flat, err := hash.Flatten(tree); err == nil {
+		var parents []hash.FlatFrame
+		take(flat.Hash(&parents), nil)
+	}
 	take(hash.Any(tree))
 	take(hash.Bin(adapters.AlignedCopy(data)), nil)
 	if ev, err := hash.Events(tree); err == nil {

@@ -30,8 +30,8 @@ func IsLimit(err error) bool {
 
 // Any is the tree form of the hash over a Go value as the Go libraries decode schemaless data:
 // nil, bool, every integer and float type, string, []byte, json.Number, []any, map[string]any and
-// map[any]any with string keys. The hash-object baseline walks the harness's own tree through
-// the same function, so a tree row and its baseline do the same hashing work.
+// map[any]any with string keys. The hash-walk reference (never subtracted) walks the harness's own
+// tree through it as tree rows walk theirs; the hash-object baseline uses Flat, its cheapest walk.
 func Any(v any) (uint64, error) { return anyAt(v, 0) }
 
 func anyAt(v any, depth int) (uint64, error) {

@@ -60,6 +60,42 @@ func TestEveryVectorDecodesToItsHashInEveryFormat(t *testing.T) {
 	}
 }
 
+func TestTheFlatWalkHashesEveryVectorAsTheTreeWalk(t *testing.T) {
+	n := 0
+	for _, v := range loadIndex(t).Vectors {
+		for _, f := range Formats {
+			file, ok := v.Files[f]
+			if !ok {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(vectors, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tree, err := Decode(f, data)
+			if err != nil {
+				t.Fatalf("%s %s: %v", v.Name, f, err)
+			}
+			want, err := hash.Any(tree)
+			if err != nil {
+				t.Fatalf("%s %s: %v", v.Name, f, err)
+			}
+			flat, err := hash.Flatten(tree)
+			if err != nil {
+				t.Fatalf("%s %s: %v", v.Name, f, err)
+			}
+			var st []hash.FlatFrame
+			if got := flat.Hash(&st); got != want || hash.Hex64(got) != v.Hash {
+				t.Errorf("%s %s: flat %s, tree %s, vector %s", v.Name, f, hash.Hex64(got), hash.Hex64(want), v.Hash)
+			}
+			n++
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d vector files checked", n)
+	}
+}
+
 func TestEveryTruncationOfAVectorIsRejected(t *testing.T) {
 	for _, v := range loadIndex(t).Vectors {
 		for _, f := range Formats {

@@ -8,7 +8,6 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from importlib import metadata
 
 # Adapter module -> the benchmark ids its BENCHES defines, in `list` order. The ids are here, and not
 # only in the modules, so that `run` and `verify` of one benchmark import its module alone: every
@@ -75,6 +74,10 @@ def dist_version(dist: str | None) -> str:
         import platform
 
         return platform.python_version()
+    # imported here, for `list` only: importlib.metadata pulls in the email package, about 30 ms of
+    # every benchmark process's start-up (python -X importtime), which `run` never needs
+    from importlib import metadata
+
     try:
         return metadata.version(dist)
     except metadata.PackageNotFoundError:

@@ -12,9 +12,14 @@ pub fn benches() -> Vec<Bench> {
             ..Bench::new("hash-data", "serbench-rust", REF_FORMATS)
         },
         Bench {
-            notes: "tree baseline (and of incremental rows that walk a lazily parsed tree): copies the input (Vec clone) and walks the harness's own prebuilt tree with the hash (hash::walk, as the tree rows walk theirs)",
+            notes: "tree baseline (and of incremental rows that walk a lazily parsed tree): copies the input (Vec clone) and hashes the harness's own object with its cheapest walk (model::hash_flat: a flat node array, a seed table, no type switch)",
             baseline_for: &["tree", "incremental"],
             ..Bench::new("hash-object", "serbench-rust", REF_FORMATS)
+        },
+        Bench {
+            notes: "reference, never subtracted: copies the input and walks the harness's own tree with hash::walk and a match per value, as the tree rows walk theirs (the tree baseline until 2026-11-25)",
+            baseline_for: &["tree"],
+            ..Bench::new("hash-walk", "serbench-rust", REF_FORMATS)
         },
         Bench {
             notes: "incremental baseline: copies the input (Vec clone) and feeds a prebuilt list of the document's parse events to the streaming hash (StreamHasher), as pull-parser, tape and visitor rows feed theirs",

@@ -63,11 +63,15 @@ public final class Adapters {
                 .notes("write baseline: hashes the input file's bytes (a write row encodes, then hashes its output bytes)");
         data.baselineFor = List.of("write");
         Bench object = new Bench("hash-object", "serbench-java", REF_FORMATS)
-                .notes("tree baseline: copies the input (byte[] clone) and hashes the harness's own prebuilt tree with TreeWalk, as tree rows walk theirs");
+                .notes("baseline for tree: copy input + hash the harness's object with its cheapest walk (flat pre-order, a seed table, no type switch)");
         object.baselineFor = List.of("tree");
         Bench events = new Bench("hash-events", "serbench-java", REF_FORMATS)
                 .notes("incremental baseline: copies the input (byte[] clone) and replays the document's prebuilt parse events into the streaming hash (StreamHasher), as streaming rows feed theirs");
         events.baselineFor = List.of("incremental");
-        return List.of(data, object, events);
+        // a baseline no row names (Bench.baselineOf): run only by name, never subtracted
+        Bench walk = new Bench("hash-walk", "serbench-java", REF_FORMATS)
+                .notes("reference, never subtracted: copy input + walk the harness's object with a type dispatch per value, as tree rows walk theirs");
+        walk.baselineFor = List.of("tree");
+        return List.of(data, object, events, walk);
     }
 }

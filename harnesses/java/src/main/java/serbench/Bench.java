@@ -65,7 +65,7 @@ public final class Bench {
      * it is not the library itself (SBE's generated codecs run on Agrona, not on sbe-tool).
      */
     public String codeArtifact;
-    /** baselines: the tests they stand for */
+    /** baselines: the tests they run as (a row subtracts the one Bench.baselineOf names) */
     public List<String> baselineFor = List.of();
 
     public Bench(String id, String library, List<String> formats) {

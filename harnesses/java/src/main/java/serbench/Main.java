@@ -187,14 +187,6 @@ public final class Main {
         out.row("info", "measures", Cell.measures(cell.bench, cell.test), "runtime", runtime());
         Measure.Op op = cell.timedOp(data);
         try {
-            if (a.flag("alloc")) {
-                Double bytes = Measure.allocBytesPerOp(op);
-                out.row("alloc", "allocs_per_op", null, "alloc_bytes_per_op", bytes, "method",
-                        "jvm-thread-allocated-bytes: com.sun.management.ThreadMXBean#getThreadAllocatedBytes, mean of "
-                                + Measure.ALLOC_OPS + " ops after 5 untimed; bytes only, the JVM has no cheap count of allocations;"
-                                + " decode rows include the 1 input copy per op");
-                return EXIT_OK;
-            }
             if (iterations > 0) {
                 Measure.fixed(op, iterations);
                 out.row("sample", "iterations", iterations, "wall_ns", 0, "cpu_ns", null);
@@ -205,6 +197,14 @@ public final class Main {
                     "warmup_batches", r.warmupBatches(), "warmup_settled", r.settled(),
                     "warmup_rule", "windows of >= 20 ms until 10 in a row (200 ms) in which the JIT neither finished a compilation (CompilationMXBean) nor used CPU (compiler threads in /proc/self/task), the last < 2% faster than the one before; cap clamp(100 x budget, 5 s, 20 s)", "jit_compile_ms", Measure.jitMs());
             for (Measure.Sample s : r.samples()) out.row("sample", "iterations", s.iterations(), "wall_ns", s.wallNs(), "cpu_ns", s.cpuNs());
+            if (a.flag("alloc")) {
+                // protocol step 6, after the samples: the JIT has compiled the op, as in the timed loop
+                Double bytes = Measure.allocBytesPerOp(op);
+                out.row("alloc", "allocs_per_op", null, "alloc_bytes_per_op", bytes, "method",
+                        "jvm-thread-allocated-bytes: com.sun.management.ThreadMXBean#getThreadAllocatedBytes, mean of "
+                                + Measure.ALLOC_OPS + " ops after 5 untimed; bytes only, the JVM has no cheap count of allocations;"
+                                + " decode rows include the 1 input copy per op");
+            }
             return EXIT_OK;
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             out.row("error", "reason", Cell.describe(e));

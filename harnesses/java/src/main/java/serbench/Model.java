@@ -23,7 +23,7 @@ public final class Model {
         }
     }
 
-    /** The tree walk of the harness's own tree (the `hash-object` baseline and the checks). */
+    /** The tree walk of the harness's own tree (the `hash-walk` reference baseline and the checks). */
     public static final class Walk extends TreeWalk<Object> {
         @Override
         protected int kind(Object n) {

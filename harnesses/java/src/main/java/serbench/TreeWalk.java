@@ -6,9 +6,10 @@ import java.util.Iterator;
 /**
  * Hashes a decoded tree (a library's DOM, or the harness's own tree) with an explicit stack of
  * open containers: one iterator, running sum, count and pending key per level, a switch on each
- * value's kind. Every tree row walks its library's tree with a subclass of this, and the
- * `hash-object` baseline walks the harness's tree with one, so the baseline does the rows' hashing
- * work (spec/fairness.md rule 5). Iterative: a deep document costs heap, never Java stack.
+ * value's kind. Every tree row walks its library's tree with a subclass of this; the `hash-object`
+ * baseline does only the hash's work over a {@link FlatDoc} (spec/fairness.md rule 5), and the
+ * `hash-walk` reference walks the harness's tree with one of these, to show what the walk costs.
+ * Iterative: a deep document costs heap, never Java stack.
  *
  * @param <N> the tree's node type
  */

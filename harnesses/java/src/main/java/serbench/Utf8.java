@@ -15,17 +15,7 @@ final class Utf8 {
         byte[][] holder = SCRATCH.get();
         byte[] buf = holder[0];
         if (buf.length < 3 * n) buf = holder[0] = new byte[Math.max(3 * n, 2 * buf.length)];
-        int j = 0;
-        for (int i = 0; i < n; i++) {
-            char ch = s.charAt(i);
-            if (ch < 0x80) {
-                buf[j++] = (byte) ch;
-            } else {
-                j = encode(ch, i + 1 < n ? s.charAt(i + 1) : 0, buf, j);
-                if (Character.isHighSurrogate(ch) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) i++;
-            }
-        }
-        return Hash.bytes(seed, buf, 0, j);
+        return Hash.bytes(seed, buf, 0, encode(s, buf, 0));
     }
 
     static long hash(long seed, char[] c, int off, int n) {
@@ -44,6 +34,21 @@ final class Utf8 {
             }
         }
         return Hash.bytes(seed, buf, 0, j);
+    }
+
+    /** Encodes s at buf[j] (room for 3 bytes per char): the bytes hash(seed, s) hashes; returns the new j. */
+    static int encode(String s, byte[] buf, int j) {
+        int n = s.length();
+        for (int i = 0; i < n; i++) {
+            char ch = s.charAt(i);
+            if (ch < 0x80) {
+                buf[j++] = (byte) ch;
+            } else {
+                j = encode(ch, i + 1 < n ? s.charAt(i + 1) : 0, buf, j);
+                if (Character.isHighSurrogate(ch) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) i++;
+            }
+        }
+        return j;
     }
 
     /** Encodes ch (and its low surrogate next, when ch is a high one) at buf[j]; returns the new j. */

@@ -1,0 +1,244 @@
+package hash
+
+import (
+	"fmt"
+	"math"
+)
+
+// Flat is the harness's document as a flat pre-order array of nodes, for the hash-object baseline
+// (spec/fairness.md rule 5): the baseline does the hash's work and the least walk any tree needs,
+// so the type dispatch a row spends reading its library's tree stays in the row's net time. A
+// container's children follow it; a map's entries are (key, value) node pairs. Neither slice holds
+// a pointer, so the collector never scans them. The same layout as the native harness's Doc and
+// the Rust harness's FlatDoc.
+type Flat struct {
+	nodes    []flatNode
+	bytes    []byte // every string's and binary's bytes, one after another
+	maxDepth int    // open containers at the deepest point (the root container is 1)
+}
+
+type flatNode struct {
+	payload uint64 // a scalar's 64-bit payload, or the offset of its bytes in Flat.bytes
+	count   uint32 // children (array), entries (map) or byte length (string, binary)
+	tag     uint8  // null, false, true, uint, negint, float, string, binary, array, map
+}
+
+const (
+	flatFloat uint8 = 5
+	flatStr   uint8 = 6
+	flatBin   uint8 = 7
+	flatArray uint8 = 8
+	flatMap   uint8 = 9
+)
+
+// flatSeed is the seed each flat tag's leaf is mixed with: every scalar is mum(payload ^ seed, P0)
+// (true is scalar(BOOL, 1) = payload 0 with seed S(BOOL) ^ 1), a string or binary hashes its
+// bytes with its seed. A table instead of a type switch: no indirect jump to mispredict on mixed
+// types (docs/methodology.md, "Hash baselines").
+var flatSeed = [8]uint64{
+	Seed(TagNull), Seed(TagBool), Seed(TagBool) ^ 1, Seed(TagUint),
+	Seed(TagNegInt), Seed(TagFloat), Seed(TagString), Seed(TagBinary),
+}
+
+var (
+	emptyArray = ArrayEnd(0, 0)
+	emptyMap   = MapEnd(0, 0)
+)
+
+// Flatten flattens a tree of the harness's own types (refdec's output), iteratively: any depth
+// costs heap, never stack.
+func Flatten(v any) (*Flat, error) {
+	d := &Flat{}
+	// what is left to write, last first: a value with its depth, or a map key (isKey)
+	type item struct {
+		v     any
+		key   string
+		depth int
+		isKey bool
+	}
+	todo := []item{{v: v}}
+	for len(todo) > 0 {
+		it := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if it.isKey {
+			if err := pushBytes(d, flatStr, it.key); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		var n flatNode
+		switch x := it.v.(type) {
+		case nil:
+			n.tag = 0
+		case bool:
+			n.tag = 1
+			if x {
+				n.tag = 2
+			}
+		case int64:
+			n.tag, n.payload = 3, uint64(x)
+			if x < 0 {
+				n.tag = 4
+			}
+		case uint64:
+			n.tag, n.payload = 3, x
+		case float64:
+			n.tag, n.payload = flatFloat, math.Float64bits(x)
+		case string:
+			if err := pushBytes(d, flatStr, x); err != nil {
+				return nil, err
+			}
+			continue
+		case []byte:
+			if err := pushBytes(d, flatBin, x); err != nil {
+				return nil, err
+			}
+			continue
+		case []any:
+			for i := len(x) - 1; i >= 0; i-- {
+				todo = append(todo, item{v: x[i], depth: it.depth + 1})
+			}
+			n.tag, n.count = flatArray, uint32(len(x))
+		case map[string]any:
+			// any entry order: the map's sum is commutative; a key comes just before its value
+			for k, e := range x {
+				todo = append(todo, item{v: e, depth: it.depth + 1}, item{key: k, isKey: true})
+			}
+			n.tag, n.count = flatMap, uint32(len(x))
+		default:
+			return nil, fmt.Errorf("value of Go type %T is not of the harness's tree", it.v)
+		}
+		if n.tag >= flatArray {
+			d.maxDepth = max(d.maxDepth, it.depth+1)
+		}
+		d.nodes = append(d.nodes, n)
+	}
+	return d, nil
+}
+
+func pushBytes[T string | []byte](d *Flat, tag uint8, s T) error {
+	if uint64(len(s)) > math.MaxUint32 {
+		return &LimitError{fmt.Sprintf("a string or binary of %d bytes (the harness's flat document holds up to 4 GiB each)", len(s))}
+	}
+	d.nodes = append(d.nodes, flatNode{payload: uint64(len(d.bytes)), count: uint32(len(s)), tag: tag})
+	d.bytes = append(d.bytes, s...)
+	return nil
+}
+
+// scalar hashes a scalar node (tag <= flatFloat): one mum, whatever its type.
+func scalar(x flatNode) uint64 { return Mum(x.payload^flatSeed[x.tag&7], P0) }
+
+// bytesOf hashes a string or binary node with its seed.
+func (d *Flat) bytesOf(x flatNode) uint64 {
+	return Bytes(flatSeed[x.tag&7], d.bytes[x.payload:x.payload+uint64(x.count)])
+}
+
+func emptyContainer(x flatNode) uint64 {
+	if x.tag == flatMap {
+		return emptyMap
+	}
+	return emptyArray
+}
+
+// FlatFrame is one open container of Flat.Hash.
+type FlatFrame struct {
+	acc, n, i, key uint64
+	isMap          bool
+}
+
+// Hash is the object hash of the document (tree form), iteratively: the open container's frame
+// lives in locals, arrays and maps have their own loops, and the only per-node decisions are scalar
+// word, bytes or container, and whether the container has ended. st holds the parents: grown
+// to the document's depth on the first call, then reused, so later calls never allocate. The same
+// walk as the native harness's hash_doc (common/ref.cpp) and the Rust harness's hash_flat.
+func (d *Flat) Hash(st *[]FlatFrame) uint64 {
+	nodes, pool := d.nodes, d.bytes
+	if len(nodes) == 0 {
+		return 0 // not a document; Flatten never makes one
+	}
+	root := nodes[0]
+	if root.tag <= flatFloat {
+		return scalar(root)
+	}
+	if root.tag < flatArray {
+		return d.bytesOf(root)
+	}
+	if root.count == 0 {
+		return emptyContainer(root)
+	}
+	if cap(*st) < d.maxDepth {
+		*st = make([]FlatFrame, 0, d.maxDepth)
+	}
+	stack := (*st)[:0] // holds at most maxDepth-1 parents: append never reallocates
+	f := FlatFrame{n: uint64(root.count), isMap: root.tag == flatMap}
+	i := 1
+	for {
+		// the children of f until one is a non-empty container (opened) or f ends; the leaf is
+		// written out in both loops, since Go inlines no function that makes a call (Bytes)
+		opened := false
+		if f.isMap {
+			for f.i < f.n {
+				k := nodes[i]
+				f.key = Bytes(seedStr, pool[k.payload:k.payload+uint64(k.count)])
+				x := nodes[i+1]
+				var h uint64
+				if x.tag <= flatFloat {
+					h = scalar(x)
+				} else if x.tag < flatArray {
+					h = d.bytesOf(x)
+				} else if x.count != 0 {
+					i++
+					opened = true
+					break
+				} else {
+					h = emptyContainer(x)
+				}
+				i += 2
+				f.acc += MapTerm(f.key, h)
+				f.i++
+			}
+		} else {
+			for f.i < f.n {
+				x := nodes[i]
+				var h uint64
+				if x.tag <= flatFloat {
+					h = scalar(x)
+				} else if x.tag < flatArray {
+					h = d.bytesOf(x)
+				} else if x.count != 0 {
+					opened = true
+					break
+				} else {
+					h = emptyContainer(x)
+				}
+				i++
+				f.acc += ArrayTerm(f.i, h)
+				f.i++
+			}
+		}
+		if opened {
+			x := nodes[i]
+			i++
+			stack = append(stack, f)
+			f = FlatFrame{n: uint64(x.count), isMap: x.tag == flatMap}
+			continue
+		}
+		var h uint64
+		if f.isMap {
+			h = MapEnd(f.acc, f.n)
+		} else {
+			h = ArrayEnd(f.acc, f.n)
+		}
+		if len(stack) == 0 {
+			return h
+		}
+		f = stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if f.isMap {
+			f.acc += MapTerm(f.key, h)
+		} else {
+			f.acc += ArrayTerm(f.i, h)
+		}
+		f.i++
+	}
+}
