@@ -334,7 +334,12 @@ def chromium() -> str:
         res = subprocess.run([str(setup), "--browser"], capture_output=True, text=True, timeout=1800)
         exe = shutil.which("chromium")
         if not exe:
-            pytest.skip(f"chromium is not installed and {setup} --browser could not install it: {res.stderr[-300:]}")
+            why = f"chromium is not installed and {setup} --browser could not install it: {res.stderr[-300:]}"
+            # In CI a skip would hide the browser tests for good (it did, when Debian replaced the
+            # pinned build): there it fails, so the pin gets updated.
+            if os.environ.get("CI"):
+                pytest.fail(why)
+            pytest.skip(why)
     return exe
 
 
@@ -484,7 +489,8 @@ def test_a_screenshot_of_the_report_is_not_blank(store, tmp_path, chromium, plot
 
 def test_setup_pins_the_browser_and_the_library(root):
     web = root / "orchestrator" / "web"
-    assert re.search(r'CHROMIUM_PIN="chromium=[0-9.]+-\d', (web / "setup.sh").read_text())
+    # one release line of Debian's chromium, whichever security build of it the archive carries
+    assert re.search(r'CHROMIUM_PIN="chromium=\d+\.\d+\.\d+\.\*"', (web / "setup.sh").read_text())
     lock = json.loads((web / "package-lock.json").read_text())
     pinned = json.loads((web / "package.json").read_text())["dependencies"][html_report.LIBRARY]
     assert lock["packages"][f"node_modules/{html_report.LIBRARY}"]["version"] == pinned

@@ -4,14 +4,17 @@
 # serbench runs this itself when the library or the browser is missing; running it by hand is fine too.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-CHROMIUM_PIN="chromium=156.0.8078.79-1~deb12u1"
+# The major version is pinned, not the build: Debian's security pocket keeps only the newest build
+# of a release line, so an exact build pin stops installing at its next security update (it did:
+# 156.0.8078.79 was replaced by .108, and the browser tests skipped). apt takes the glob.
+CHROMIUM_PIN="chromium=156.0.8078.*"
 if [[ "${1:-}" == "--browser" ]]; then
   command -v chromium >/dev/null && exit 0
   # sudo -n: fail at once instead of waiting for a password nobody types (tests run this unattended)
   sudo=""; [[ $(id -u) -eq 0 ]] || sudo="sudo -n"
   export DEBIAN_FRONTEND=noninteractive
   # the security pocket carries the pinned version; update once when apt does not know it yet
-  apt-cache show "$CHROMIUM_PIN" >/dev/null 2>&1 || $sudo apt-get update -qq
+  apt-cache madison chromium 2>/dev/null | grep -q ' 156\.0\.8078\.' || $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "$CHROMIUM_PIN" fonts-dejavu-core
   exit 0
 fi
