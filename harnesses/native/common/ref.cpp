@@ -1076,7 +1076,6 @@ bool ref_decode(const std::string& fmt, const char* data, size_t len, Doc& out, 
 }
 
 namespace {
-inline uint64_t leaf(const Node& x, const char* pool) { return leaf_hash(x, pool); }
 inline uint64_t empty_container(const Node& x) { return x.type == T::Map ? sb_map_end(0, 0) : sb_array_end(0, 0); }
 }  // namespace
 
@@ -1088,7 +1087,7 @@ uint64_t hash_doc(const Doc& d, std::vector<HashFrame>& st) {
   const Node* x = d.nodes.data();
   const char* const pool = d.bytes.data();
   if (d.nodes.empty()) return 0;  // not a document; the reference decoder never returns one
-  if (is_leaf(*x)) return leaf(*x, pool);
+  if (is_leaf(*x)) return leaf_hash(*x, pool);
   if (x->count == 0) return empty_container(*x);
   st.clear();
   if (st.capacity() < d.max_depth) st.reserve(d.max_depth);
@@ -1101,7 +1100,7 @@ open:  // x is a non-empty container: its frame becomes the current one
 array_loop:
   while (f.i < f.n) {
     if (is_leaf(*x)) {
-      h = leaf(*x, pool);
+      h = leaf_hash(*x, pool);
     } else if (x->count != 0) {
       st.push_back(f);
       goto open;
@@ -1118,7 +1117,7 @@ map_loop:
     f.key = sb_hash_str(pool + x->off, x->count);
     x++;
     if (is_leaf(*x)) {
-      h = leaf(*x, pool);
+      h = leaf_hash(*x, pool);
     } else if (x->count != 0) {
       st.push_back(f);
       goto open;
@@ -1165,7 +1164,7 @@ void hash_doc_events(const Doc& d, sb_hasher* h, std::vector<EventFrame>& st) {
       x++;
     }
     if (is_leaf(*x)) {
-      sb_hasher_emit(h, leaf(*x, pool));
+      sb_hasher_emit(h, leaf_hash(*x, pool));
     } else {
       sb_hasher_open(h, x->type == T::Map);
       st.push_back(f);

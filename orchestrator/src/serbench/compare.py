@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import math
 import random
-import statistics
 from dataclasses import dataclass, field
 from statistics import median
 
@@ -437,10 +436,8 @@ def common_shift(rows: list[Row]) -> float | None:
     (another host load, another frequency), the level above processes that no run can see from inside
     (Kalibera & Jones 2013). It is reported, never divided out of the ratios and verdicts above; with
     fewer than 20 cells it is not estimated."""
-    ratios = sorted(r.ratio for r in rows if math.isfinite(r.ratio) and r.ratio > 0)
-    if len(ratios) < 20:
-        return None
-    return statistics.median(ratios)
+    ratios = [r.ratio for r in rows if math.isfinite(r.ratio) and r.ratio > 0]
+    return median(ratios) if len(ratios) >= 20 else None
 
 
 def _not_compared(cmp: Comparison) -> list[str]:

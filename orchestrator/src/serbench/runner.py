@@ -270,9 +270,9 @@ def plan(
 
 
 # Extra passes after the timed rounds, stored as negative round numbers (spec/protocol.md `run` 7).
-# ALLOC_ROUND was the allocation pass's own process until protocol 1.5 (now the first timed process
-# runs it after its samples): older runs in a store still have it.
-ALLOC_ROUND, LATENCY_ROUND = -1, -2
+# Round -1 was the allocation pass's own process until protocol 1.5 (now the first timed process runs
+# it after its samples): older runs in a store still have it, and statistics skip it as any < 0.
+LATENCY_ROUND = -2
 
 
 @dataclass
@@ -311,7 +311,7 @@ def execute(
             "seed": seed,
         }
         argv = cell.harness.command() + ["run"] + [a for k, v in opts.items() for a in (f"--{k}", str(v))]
-        argv += ["--alloc"] if alloc and rnd >= 0 else ["--latency"] if rnd <= LATENCY_ROUND else []
+        argv += ["--alloc"] if alloc else ["--latency"] if rnd <= LATENCY_ROUND else []
         argv += [] if check else ["--no-check"]
         # The encoded bytes of typed encoders are kept for their gzip and zstd sizes (spec/typed.md);
         # a writer's, to say where its output differs from the document when the check fails.
@@ -475,7 +475,7 @@ def _judge(out: Outcome, code: int | None, stderr: str, rnd: int, mode: Mode) ->
         return status, f"exit {code}" + (f": {tail}" if tail else "")
     if status == "unsupported":
         return status, stderr.strip().splitlines()[-1] if stderr.strip() else "not supported"
-    expected = "alloc" if rnd == ALLOC_ROUND else "latency" if rnd <= LATENCY_ROUND else "sample"
+    expected = "latency" if rnd <= LATENCY_ROUND else "sample"
     if not out.rows_of(expected):
         return "failed", f"exit 0 but no {expected} rows in the results file"
     return "ok", None

@@ -74,7 +74,7 @@ CREATE TABLE IF NOT EXISTS cells (
 );
 CREATE TABLE IF NOT EXISTS rounds (
     cell_id INTEGER NOT NULL REFERENCES cells(id),
-    round INTEGER NOT NULL,               -- 0..R-1; -1 is the allocation pass
+    round INTEGER NOT NULL,               -- 0..R-1; -2 latency; -1 the allocation pass before protocol 1.5
     status TEXT NOT NULL,                 -- ok | incorrect | failed | unsupported
     reason TEXT,
     wall_s REAL,
@@ -345,18 +345,9 @@ class Store:
             if updates:
                 self.update_cell(cell_id, **updates)
 
-    def pending_output_count(self, run_id: str) -> int:
-        return self.db.execute(
-            "SELECT count(DISTINCT p.sha256) FROM pending_outputs p JOIN cells c ON c.id = p.cell_id "
-            "WHERE c.run_id = ?",
-            (run_id,),
-        ).fetchone()[0]
-
-    def compress_pending(self, run_id: str, workers: int = 2, progress=None) -> int:
-        """The gzip and zstd sizes of the run's encoder outputs still pending (record_round), each
-        distinct output once, `workers` at a time (zlib and zstd release the GIL); called when no
-        benchmark runs. Returns how many outputs were compressed."""
-        shas = [
+    def _pending_shas(self, run_id: str) -> list[str]:
+        """The distinct encoder outputs of the run whose compressed sizes are still to compute."""
+        return [
             r[0]
             for r in self.db.execute(
                 "SELECT DISTINCT p.sha256 FROM pending_outputs p JOIN cells c ON c.id = p.cell_id WHERE c.run_id = ?",
@@ -364,15 +355,25 @@ class Store:
             )
         ]
 
+    def pending_output_count(self, run_id: str) -> int:
+        return len(self._pending_shas(run_id))
+
+    def compress_pending(self, run_id: str, workers: int = 2, progress=None) -> int:
+        """The gzip and zstd sizes of the run's encoder outputs still pending (record_round), each
+        distinct output once, `workers` at a time (zlib and zstd release the GIL); called when no
+        benchmark runs. Returns how many outputs were compressed."""
+        shas = self._pending_shas(run_id)
+        workers = max(1, workers)
+
         def blob(sha: str) -> bytes:
             return self.db.execute("SELECT output FROM pending_outputs WHERE sha256 = ? LIMIT 1", (sha,)).fetchone()[0]
 
         done = 0
-        with ThreadPoolExecutor(max(1, workers)) as pool:
+        with ThreadPoolExecutor(workers) as pool:
             # `workers` outputs at a time, so at most that many are in memory (each read here, in
             # this thread: the connection is not shared with the pool)
-            for i in range(0, len(shas), max(1, workers)):
-                batch = shas[i : i + max(1, workers)]
+            for i in range(0, len(shas), workers):
+                batch = shas[i : i + workers]
                 done += self._store_sizes(run_id, {sha: pool.submit(compressed_sizes, blob(sha)) for sha in batch})
                 if progress:
                     progress(done, len(shas))
