@@ -53,3 +53,18 @@ def test_fixed_count_runs_one_warm_up_then_exactly_n_iterations_in_one_sample():
     s = measure.fixed(c.op, None, 7)
     assert c.calls == 8  # the warm-up, then the batch
     assert s == measure.Sample(iterations=7, wall_ns=0, cpu_ns=None)  # no clock is read
+
+
+def test_sampling_freezes_the_heap_so_the_collection_before_a_batch_skips_it_and_unfreezes_after():
+    import gc
+
+    seen = []
+
+    def op(_arg):
+        seen.append(gc.get_freeze_count())
+
+    before = gc.get_freeze_count()
+    c = OpClock(per_op=500_000)
+    measure.sample(lambda a: (op(a), c.op(a)), None, budget_ns=2_000_000, min_samples=2, clock=c, cpu_clock=None)
+    assert seen and min(seen) > before  # the objects made before timing sat in the permanent generation
+    assert gc.get_freeze_count() == before  # and are back in the collector's care afterwards

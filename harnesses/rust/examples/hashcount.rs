@@ -3,11 +3,13 @@
 //!
 //!     valgrind --tool=callgrind target/release/examples/hashcount object msgpack size-4.msgpack 10
 //!
-//! Modes: `object` (hash::walk over the reference tree, as hash-object), `events` (the streaming
-//! hash over the prebuilt event list, as hash-events), `data` (the bytes, as hash-data), `typed`
-//! (the typed walk of the records, as hash-typed). The input copy of the baselines' loops is left
-//! out. Two runs with different N give the cost of one iteration as the difference of the counts
-//! over the difference of N; the printed CPU time per iteration is a rough figure only.
+//! Modes: `object` (the flat walk of the reference document, model::hash_flat, as hash-object),
+//! `walk` (hash::walk over the reference tree, as hash-walk), `events` (the flat document's walk
+//! through the streaming hash, model::hash_flat_events, as hash-events), `data` (the bytes, as
+//! hash-data), `typed` (the typed walk of the records, as hash-typed). The input copy of the
+//! baselines' loops is left out. Two runs with different N give the cost of one iteration as the
+//! difference of the counts over the difference of N; the printed CPU time per iteration is a rough
+//! figure only.
 
 use serbench_rust::{hash, model, typed};
 use std::hint::black_box;
@@ -20,16 +22,23 @@ fn main() {
     let c0 = serbench_rust::measure::thread_cpu_ns().unwrap_or(0);
     match mode.as_str() {
         "object" => {
+            let d = model::FlatDoc::new(&model::ref_decode(fmt, &data).unwrap());
+            let mut st = Vec::new();
+            for _ in 0..n {
+                acc ^= model::hash_flat(black_box(&d), &mut st);
+            }
+        }
+        "walk" => {
             let v = model::ref_decode(fmt, &data).unwrap();
             for _ in 0..n {
                 acc ^= model::hash_val(black_box(&v));
             }
         }
         "events" => {
-            let v = model::ref_decode(fmt, &data).unwrap();
-            let ev = model::events(&v);
+            let d = model::FlatDoc::new(&model::ref_decode(fmt, &data).unwrap());
+            let mut st = Vec::new();
             for _ in 0..n {
-                acc ^= model::hash_events(black_box(&ev)).unwrap();
+                acc ^= model::hash_flat_events(black_box(&d), &mut st).unwrap();
             }
         }
         "data" => {

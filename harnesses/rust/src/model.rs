@@ -1,6 +1,7 @@
 //! The harness's own tree of the data model (`Val`), the reference decoders that build it
 //! (`refdec.rs`), and the hash of it. Write rows start from a `Val` converted to each library's input
-//! type (`fold`); the `hash-object` baseline walks a prebuilt `Val`.
+//! type (`fold`); the `hash-object` and `hash-events` baselines walk a prebuilt [`FlatDoc`] (tree
+//! form, and streaming form through [`hash::StreamHasher`]), the reference row `hash-walk` a `Val`.
 //!
 //! Everything here is iterative (spec/protocol.md: the harness's own code never recurses without
 //! bound on its input): the hash walk ([`hash_val`]), the conversions ([`fold`]) and even dropping a
@@ -84,9 +85,10 @@ pub fn hash_val(v: &Val) -> u64 {
     }
 }
 
-/// The harness's document as a flat pre-order array of nodes, for the `hash-object` baseline
-/// (spec/fairness.md rule 5): the baseline does the hash's work and the least walk any tree needs,
-/// so the type dispatch a row spends reading its library's tree stays in the row's net time.
+/// The harness's document as a flat pre-order array of nodes, for the `hash-object` and
+/// `hash-events` baselines (spec/fairness.md rule 5): a baseline does the hash's work and the least
+/// walk any tree needs, so the type dispatch a row spends reading its library's tree or its parser's
+/// events stays in the row's net time.
 /// A container's children follow it; a map's entries are (key, value) node pairs.
 pub struct FlatDoc {
     nodes: Vec<FlatNode>,
@@ -280,92 +282,61 @@ pub fn hash_flat(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u64 {
     }
 }
 
-/// One parse event of a document, borrowed from a [`Val`]: what a pull parser or a visitor hands to
-/// the streaming hash. The `hash-events` baseline replays a prebuilt list of them through
-/// [`hash_events`], so it does the streaming form's hashing work (spec/hash.md) without parsing.
-#[derive(Clone, Copy, Debug)]
-pub enum Event<'a> {
-    Null,
-    Bool(bool),
-    UInt(u64),
-    NegInt(i64),
-    Float(f64),
-    Str(&'a str),
-    Bin(&'a [u8]),
-    Key(&'a str),
-    StartArray,
-    StartMap,
-    End,
+/// One open container of [`hash_flat_events`]: how many values (array) or entries (map) it has
+/// still to give, and whether a key comes before each.
+#[derive(Clone, Copy, Default)]
+pub struct FlatEventFrame {
+    left: u32,
+    is_map: bool,
 }
 
-enum EventFrame<'a> {
-    Array(std::slice::Iter<'a, Val>),
-    Map(std::slice::Iter<'a, (String, Val)>),
-}
-
-/// The events of a document in order, without recursion (a stack of open containers).
-pub fn events(v: &Val) -> Vec<Event<'_>> {
-    let mut out = Vec::new();
-    let mut stack: Vec<EventFrame<'_>> = Vec::new();
-    let mut item = Some(v);
-    loop {
-        if let Some(v) = item.take() {
-            out.push(match v {
-                Val::Null => Event::Null,
-                Val::Bool(b) => Event::Bool(*b),
-                Val::UInt(u) => Event::UInt(*u),
-                Val::NegInt(i) => Event::NegInt(*i),
-                Val::Float(f) => Event::Float(*f),
-                Val::Str(s) => Event::Str(s),
-                Val::Bin(b) => Event::Bin(b),
-                Val::Array(a) => {
-                    stack.push(EventFrame::Array(a.iter()));
-                    Event::StartArray
-                }
-                Val::Map(m) => {
-                    stack.push(EventFrame::Map(m.iter()));
-                    Event::StartMap
-                }
-            });
-        }
-        match stack.last_mut() {
-            None => return out,
-            Some(EventFrame::Array(it)) => item = it.next(),
-            Some(EventFrame::Map(it)) => {
-                item = it.next().map(|(k, x)| {
-                    out.push(Event::Key(k));
-                    x
-                })
-            }
-        }
-        if item.is_none() {
-            stack.pop();
-            out.push(Event::End);
-        }
-    }
-}
-
-/// The streaming form of the hash over a list of events, through [`hash::StreamHasher`] as the
-/// pull-parser and visitor rows hash: each scalar's hash, each key's hash, each container's frame.
-#[inline(never)]
-pub fn hash_events(events: &[Event<'_>]) -> Result<u64, String> {
+/// The streaming form of the hash over a [`FlatDoc`], for the `hash-events` baseline (spec/fairness.md
+/// rule 5): the document's events in order, fed to [`hash::StreamHasher`] as the pull-parser rows
+/// feed it (`start_array`/`start_map`, a key's hash with `key_hash`, a scalar's hash with `emit`,
+/// `end`), from a pre-order walk of the node array with no recursion and no per-value type switch
+/// (a scalar's hash comes from the seed table, as in [`hash_flat`]). The open container's count of
+/// values still to come is a local, its parents wait on `st`, reused across calls; the root is the
+/// one value of a pseudo-container that has no `end`. The same walk as the native harness's
+/// `hash_doc_events` (common/ref.cpp). The hasher's errors cannot occur on a `FlatDoc` built by
+/// [`FlatDoc::new`], but are passed on rather than assumed away.
+pub fn hash_flat_events(d: &FlatDoc, st: &mut Vec<FlatEventFrame>) -> Result<u64, String> {
+    let nodes = &d.nodes[..];
     let mut h = hash::StreamHasher::new();
-    for e in events {
-        match *e {
-            Event::Null => h.emit(hash::NULL_HASH)?,
-            Event::Bool(b) => h.emit(hash::hash_bool(b))?,
-            Event::UInt(u) => h.emit(hash::hash_u64(u))?,
-            Event::NegInt(i) => h.emit(hash::hash_i64(i))?,
-            Event::Float(f) => h.emit(hash::hash_f64(f))?,
-            Event::Str(s) => h.emit(hash::hash_str(s))?,
-            Event::Bin(b) => h.emit(hash::hash_bin(b))?,
-            Event::Key(k) => h.key_hash(hash::hash_str(k))?,
-            Event::StartArray => h.start_array(),
-            Event::StartMap => h.start_map(),
-            Event::End => h.end()?,
+    st.clear();
+    st.reserve(d.max_depth);
+    let mut f = FlatEventFrame { left: u32::from(!nodes.is_empty()), is_map: false };
+    let mut i = 0usize;
+    loop {
+        while f.left == 0 {
+            let Some(parent) = st.pop() else { return h.value() };
+            h.end()?;
+            f = parent;
+        }
+        f.left -= 1;
+        if f.is_map {
+            // a key is the string node just before its value, hashed as rows hash a key (hash_str)
+            let k = nodes[i];
+            h.key_hash(hash::hash_bytes_seeded(
+                FLAT_SEED[F_STR as usize],
+                &d.bytes[k.payload as usize..][..k.count as usize],
+            ))?;
+            i += 1;
+        }
+        let x = nodes[i];
+        i += 1;
+        if x.tag < F_ARRAY {
+            h.emit(d.leaf(x))?;
+        } else {
+            let is_map = x.tag == F_MAP;
+            if is_map {
+                h.start_map();
+            } else {
+                h.start_array();
+            }
+            st.push(f);
+            f = FlatEventFrame { left: x.count, is_map };
         }
     }
-    h.value()
 }
 
 enum FoldFrame<'a, O> {
@@ -663,10 +634,10 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_flat_walk_hashes_every_type_and_shape_as_the_tree_walk_does() {
+    /// A map of every scalar type, empty containers and nested ones, with keys of one and more bytes.
+    fn every_type_and_shape() -> Val {
         let s = |x: &str| Val::Str(x.to_owned());
-        let mixed = Val::Map(vec![
+        Val::Map(vec![
             ("n".into(), Val::Null),
             ("t".into(), Val::Bool(true)),
             ("f".into(), Val::Bool(false)),
@@ -685,7 +656,13 @@ mod tests {
                 ]),
             ),
             ("last".into(), Val::UInt(7)),
-        ]);
+        ])
+    }
+
+    #[test]
+    fn the_flat_walk_hashes_every_type_and_shape_as_the_tree_walk_does() {
+        let s = |x: &str| Val::Str(x.to_owned());
+        let mixed = every_type_and_shape();
         let mut st = Vec::new();
         for v in [mixed, Val::Null, s("root"), Val::Array(vec![]), Val::Map(vec![]), nested(1000, true)] {
             assert_eq!(hash_flat(&FlatDoc::new(&v), &mut st), hash_val(&v));
@@ -695,17 +672,156 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_events_of_a_tree_nested_100000_deep_hash_as_the_tree_does() {
-        for maps in [false, true] {
-            let v = nested(DEEP, maps);
-            let ev = events(&v);
-            assert_eq!(hash_events(&ev), Ok(nested_hash(DEEP, maps)));
-            assert!(matches!(ev.last(), Some(Event::End)));
+    /// The streaming form over a tree, driven as a pull parser drives it (the events of the
+    /// document in order): an oracle for [`hash_flat_events`] that shares none of its walk.
+    /// Recursive, for the shallow documents of these tests only.
+    fn stream_val(v: &Val, h: &mut hash::StreamHasher) {
+        match v {
+            Val::Array(a) => {
+                h.start_array();
+                a.iter().for_each(|x| stream_val(x, h));
+                h.end().unwrap();
+            }
+            Val::Map(m) => {
+                h.start_map();
+                for (k, x) in m {
+                    h.key_hash(hash::hash_str(k)).unwrap();
+                    stream_val(x, h);
+                }
+                h.end().unwrap();
+            }
+            leaf => h.emit(hash_val(leaf)).unwrap(),
         }
-        assert_eq!(hash_events(&events(&Val::Null)), Ok(hash::NULL_HASH));
-        assert!(hash_events(&[Event::StartMap, Event::Null, Event::End]).is_err(), "a value without a key");
-        assert!(hash_events(&[Event::StartArray]).is_err(), "an unclosed array");
+    }
+
+    fn streamed(v: &Val) -> u64 {
+        let mut h = hash::StreamHasher::new();
+        stream_val(v, &mut h);
+        h.value().unwrap()
+    }
+
+    fn flat_events(v: &Val, st: &mut Vec<FlatEventFrame>) -> u64 {
+        hash_flat_events(&FlatDoc::new(v), st).unwrap()
+    }
+
+    #[test]
+    fn the_streaming_flat_walk_hashes_every_vector_as_the_spec_says() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors");
+        let index: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join("vectors.json")).expect("vectors/vectors.json")).unwrap();
+        assert_eq!(index["hash_version"], 2);
+        let mut st = Vec::new();
+        let mut checked = 0;
+        for v in index["vectors"].as_array().unwrap() {
+            let (name, expected) = (v["name"].as_str().unwrap(), v["hash"].as_str().unwrap());
+            for fmt in REF_FORMATS {
+                let Some(file) = v["files"][*fmt].as_str() else { continue };
+                let tree = ref_decode(fmt, &std::fs::read(dir.join(file)).unwrap()).unwrap();
+                let h = flat_events(&tree, &mut st);
+                assert_eq!(hash::hex64(h), expected, "{name} ({fmt})");
+                assert_eq!(h, hash_val(&tree), "{name} ({fmt}): the tree form");
+                assert_eq!(h, streamed(&tree), "{name} ({fmt}): the streaming form driven from the tree");
+                checked += 1;
+            }
+        }
+        assert!(checked >= 44 * 4, "only {checked} vector files checked");
+    }
+
+    #[test]
+    fn the_streaming_flat_walk_hashes_every_type_and_shape_as_the_streaming_and_tree_forms_do() {
+        let s = |x: &str| Val::Str(x.to_owned());
+        let mut st = Vec::new();
+        for v in
+            [every_type_and_shape(), Val::Null, Val::Bool(false), s("root"), Val::Bin(vec![7; 40]), nested(50, true)]
+        {
+            let h = flat_events(&v, &mut st);
+            assert_eq!(h, streamed(&v));
+            assert_eq!(h, hash_val(&v));
+            assert_eq!(h, hash_flat(&FlatDoc::new(&v), &mut Vec::new()));
+        }
+    }
+
+    #[test]
+    fn the_streaming_flat_walk_hashes_empty_containers_at_the_root_and_nested_as_the_streaming_form_does() {
+        const EMPTY_ARRAY: &str = "b9ebd45ee5d00974"; // vectors empty-array, objhash.py
+        const EMPTY_MAP: &str = "365af1f36751b10a"; // vectors empty-map
+        let mut st = Vec::new();
+        assert_eq!(hash::hex64(flat_events(&Val::Array(vec![]), &mut st)), EMPTY_ARRAY);
+        assert_eq!(hash::hex64(flat_events(&Val::Map(vec![]), &mut st)), EMPTY_MAP);
+        let a = || Val::Array(vec![]);
+        let m = || Val::Map(vec![]);
+        let docs = [
+            Val::Array(vec![a()]),
+            Val::Array(vec![m()]),
+            Val::Array(vec![a(), m(), Val::UInt(1), a()]),
+            Val::Map(vec![("a".into(), a())]),
+            Val::Map(vec![("m".into(), m()), ("a".into(), a()), ("n".into(), Val::Null)]),
+            Val::Array(vec![Val::Array(vec![Val::Array(vec![m()])])]),
+            Val::Map(vec![("x".into(), Val::Map(vec![("y".into(), Val::Map(vec![("z".into(), a())]))]))]),
+        ];
+        for v in &docs {
+            let h = flat_events(v, &mut st);
+            assert_eq!(h, streamed(v));
+            assert_eq!(h, hash_val(v));
+        }
+        // [[]] and [{}] by the spec's arithmetic: one element, the empty container's hash
+        assert_eq!(flat_events(&docs[0], &mut st), hash::hash_array([hash::hash_array([])]));
+        assert_eq!(flat_events(&docs[1], &mut st), hash::hash_array([MapAcc::new().finish()]));
+        // a node array with no node is no document: an error, never a hash
+        let none = FlatDoc { nodes: Vec::new(), bytes: Vec::new(), max_depth: 0 };
+        assert!(hash_flat_events(&none, &mut st).is_err());
+    }
+
+    #[test]
+    fn the_streaming_flat_walk_takes_a_document_nested_100000_deep_without_recursion() {
+        let mut st = Vec::new();
+        for maps in [false, true] {
+            let d = FlatDoc::new(&nested(DEEP, maps));
+            assert_eq!(hash_flat_events(&d, &mut st), Ok(nested_hash(DEEP, maps)));
+            // the stack is reused: a second call on the same stack hashes the same
+            assert_eq!(hash_flat_events(&d, &mut st), Ok(nested_hash(DEEP, maps)));
+        }
+        // maps and arrays in turn, each holding the next and a scalar, the innermost an empty map:
+        // {"k": [{"k": [..., 99996], "n": 99997}, 99998], "n": 99999}
+        let mut v = Val::Map(vec![]);
+        for level in 0..DEEP {
+            v = if level % 2 == 0 {
+                Val::Array(vec![v, Val::UInt(level as u64)])
+            } else {
+                Val::Map(vec![("k".into(), v), ("n".into(), Val::UInt(level as u64))])
+            };
+        }
+        assert_eq!(flat_events(&v, &mut st), hash_val(&v));
+    }
+
+    #[test]
+    fn the_streaming_flat_walk_hashes_a_map_the_same_in_any_entry_order() {
+        let entries = || {
+            vec![
+                ("x".to_owned(), Val::UInt(1)),
+                ("y".to_owned(), Val::NegInt(-1)),
+                ("a key longer than sixteen bytes".to_owned(), Val::Array(vec![Val::Float(0.5), Val::Null])),
+                ("m".to_owned(), Val::Map(vec![("p".into(), Val::Bool(true)), ("q".into(), Val::Bool(false))])),
+            ]
+        };
+        let forward = Val::Map(entries());
+        let mut rev = entries();
+        rev.reverse();
+        if let (_, Val::Map(inner)) = &mut rev[0] {
+            inner.reverse();
+        }
+        let backward = Val::Map(rev);
+        let mut st = Vec::new();
+        let h = flat_events(&forward, &mut st);
+        assert_eq!(h, flat_events(&backward, &mut st));
+        assert_eq!(h, hash_val(&forward));
+        assert_eq!(h, streamed(&backward));
+        // an array's order does matter, and so does a value under the same key
+        let swapped = Val::Array(vec![Val::Null, Val::Float(0.5)]);
+        assert_ne!(flat_events(&swapped, &mut st), flat_events(&Val::Array(vec![Val::Float(0.5), Val::Null]), &mut st));
+        let other = Val::Map(vec![("x".into(), Val::UInt(2)), ("y".into(), Val::NegInt(-1))]);
+        let same_keys = Val::Map(vec![("y".into(), Val::NegInt(-1)), ("x".into(), Val::UInt(1))]);
+        assert_ne!(flat_events(&other, &mut st), flat_events(&same_keys, &mut st));
     }
 
     #[test]

@@ -29,3 +29,34 @@ func TestHistogramBucketsAndPercentiles(t *testing.T) {
 		t.Errorf("p99.9 %d", p)
 	}
 }
+
+func TestNextBatchPredictsTheTargetWithHeadroomAndBoundedGrowth(t *testing.T) {
+	const ms = 1_000_000
+	for _, c := range []struct{ target, n, took, want uint64 }{
+		{10 * ms, 100, 1 * ms, 1200},             // 10x the iterations for 10x the time, plus 20%
+		{10 * ms, 1, 1_000, 100},                 // a fast first iteration: at most 100 times n
+		{10 * ms, 4, 0, 400},                     // a clock that read zero still grows, at most 100 times
+		{10 * ms, 50, 9_999_999, 60},             // just short of the target: the prediction plus 20%
+		{10 * ms, 7, 100 * ms, 8},                // an overestimate never shrinks the batch
+		{10 * ms, 900_000_000, 1, 1_000_000_000}, // capped at 1e9 iterations, as go test caps b.N
+	} {
+		if got := NextBatch(c.target, c.n, c.took); got != c.want {
+			t.Errorf("NextBatch(%d, %d, %d) = %d, want %d", c.target, c.n, c.took, got, c.want)
+		}
+	}
+}
+
+func TestRunCalibratesToTheTargetAndTakesTheMinimumSamples(t *testing.T) {
+	calls := 0
+	op := func() (uint64, error) { calls++; return uint64(calls), nil }
+	samples, n, _, err := Run(op, 1, 3)
+	if err != nil || len(samples) < 3 {
+		t.Fatalf("samples %d, err %v", len(samples), err)
+	}
+	// every sample is one calibrated batch, and a batch of one call cannot last 10 ms
+	for _, s := range samples {
+		if s.Iterations != n || n < 1000 {
+			t.Errorf("sample %+v: calibrated batch %d", s, n)
+		}
+	}
+}

@@ -22,7 +22,7 @@ pub fn benches() -> Vec<Bench> {
             ..Bench::new("hash-walk", "serbench-rust", REF_FORMATS)
         },
         Bench {
-            notes: "incremental baseline: copies the input (Vec clone) and feeds a prebuilt list of the document's parse events to the streaming hash (StreamHasher), as pull-parser, tape and visitor rows feed theirs",
+            notes: "incremental baseline: copies the input (Vec clone) and walks the harness's own object in document order through the streaming hash (StreamHasher) with its cheapest walk (model::hash_flat_events: the flat node array, a seed table, no type switch), as pull-parser, tape and visitor rows feed theirs from parse events",
             baseline_for: &["incremental"],
             ..Bench::new("hash-events", "serbench-rust", REF_FORMATS)
         },

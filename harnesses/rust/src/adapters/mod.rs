@@ -183,9 +183,9 @@ pub struct Bench {
 /// one that does the same hashing work as the row. Tree rows walk a decoded tree with
 /// [`crate::hash::walk`], as `hash-object` walks the harness's tree; incremental rows feed the
 /// streaming form from parse events (a pull parser, a tape, a serde visitor), as `hash-events` feeds
-/// it from a prebuilt event list; write rows hash their output bytes, as `hash-data` hashes the
-/// input's; typed rows hash native records or views with the typed hash (`hash-typed`) or hash their
-/// encoding (`hash-data-typed`).
+/// it from a walk of the harness's flat document ([`crate::model::hash_flat_events`]); write rows
+/// hash their output bytes, as `hash-data` hashes the input's; typed rows hash native records or
+/// views with the typed hash (`hash-typed`) or hash their encoding (`hash-data-typed`).
 pub fn default_baseline(test: &str) -> &'static str {
     match test {
         "write" => "hash-data",
