@@ -7,7 +7,9 @@ spread of the process medians (robust CV and max/min), and the grand median.
         --format msgpack --dataset size-4 --processes 15 --budget-ms 100
 
 Conditions: plain; pinned (harness on the last allowed core, this process on the first); no-aslr
-(`setarch -R`: the same address-space layout in every process); pinned+no-aslr. docs/methodology.md
+(`setarch -R`: the same address-space layout in every process); pinned+no-aslr. `--alt-binary PATH`
+(repeatable) runs every condition again with another build of the harness's executable (for example the
+one before a change, copied aside), interleaved with the first, to measure what a remedy bought. docs/methodology.md
 ("Noise sources") reports what it found. Never run it beside another benchmark or a build.
 """
 
@@ -50,30 +52,44 @@ def main() -> int:
     p.add_argument("--dataset", required=True)
     p.add_argument("--processes", type=int, default=15)
     p.add_argument("--budget-ms", type=int, default=100)
+    p.add_argument("--min-samples", type=int, help="passed to the harness (quick mode uses 5)")
+    p.add_argument(
+        "--alt-binary", type=Path, action="append", default=[], help="another build of the executable (repeatable)"
+    )
     p.add_argument("--conditions", default=",".join(CONDITIONS))
     a = p.parse_args()
     manifest = json.loads((ROOT / "corpus" / "manifest.json").read_text())
     ds = next(d for d in manifest["datasets"] if d["dataset"] == a.dataset)
     (h,) = make([a.harness], ROOT, BuildOptions())
+    # typed tests read the canonical JSON; --format names the wire format (spec/typed.md)
+    data = ds["files"]["json" if a.test.startswith("typed-") else a.format]["file"]
     argv = h.command() + ["run", "--bench", a.bench, "--test", a.test, "--format", a.format]
-    argv += ["--file", str(ROOT / "corpus" / ds["files"][a.format]["file"]), "--expect-hash", ds["hash"]]
+    argv += ["--file", str(ROOT / "corpus" / data), "--expect-hash", ds["hash"]]
     argv += ["--budget-ms", str(a.budget_ms), "--no-check"]
+    if a.min_samples is not None:
+        argv += ["--min-samples", str(a.min_samples)]
     cores = sorted(os.sched_getaffinity(0))
     conds = a.conditions.split(",")
+    argvs = {c: argv for c in conds}
+    # the executable is the last word of the harness's command before "run" (an interpreter may precede it)
+    exe = len(h.command()) - 1
+    for i, alt in enumerate(a.alt_binary, 1):
+        argvs |= {f"{c} (alt {i})": argv[:exe] + [str(alt)] + argv[exe + 1 :] for c in conds}
+    conds = list(argvs)
     per: dict[str, list[list[float]]] = {c: [] for c in conds}
     for i in range(a.processes):
         for c in conds:
             if "pinned" in c:
                 os.sched_setaffinity(0, {cores[0]})
-            per[c].append(one_process(argv, h.env(), c, cores))
+            per[c].append(one_process(argvs[c], h.env(), c, cores))
             os.sched_setaffinity(0, set(cores))
         print(f"\r{i + 1}/{a.processes}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    print("condition        within-rCV  between-rCV  max/min  median_ns")
+    print("condition              within-rCV  between-rCV  max/min  median_ns")
     for c in conds:
         meds = [median(s) for s in per[c]]
         within = median(robust_cv(s) for s in per[c])
-        print(f"{c:16} {within:10.2%} {robust_cv(meds):12.2%} {max(meds) / min(meds):8.3f} {median(meds):10.0f}")
+        print(f"{c:22} {within:10.2%} {robust_cv(meds):12.2%} {max(meds) / min(meds):8.3f} {median(meds):10.0f}")
     return 0
 
 

@@ -37,6 +37,10 @@ class GoHarness(Harness):
     name = "go"
     folder = "harnesses/go"
     toolchain = {"go": "install Go 1.25 or later (https://go.dev/dl; the tarball puts it in /usr/local/go/bin)"}
+    not_pinned = (
+        "GOMAXPROCS defaults to the CPUs the process may use: pinned to one core it is 1 instead of the "
+        "machine's count, and the concurrent collector's workers take the benchmark's own core"
+    )
     instructions_unsupported = (
         "not deterministic under valgrind: a Go program's count includes its garbage collector and scheduler, "
         "whose background work runs on timers and other threads; three runs of one cell (msgp-intf tree, "

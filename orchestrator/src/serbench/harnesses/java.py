@@ -24,6 +24,10 @@ class JavaHarness(Harness):
     # Each JVM process warms up until the JIT settles (2-6 s), so quick mode's 5 processes per cell
     # would take Java alone past quick mode's 15 minutes: until quick mode has a JVM plan, the
     # default run leaves Java out and says so.
+    not_pinned = (
+        "the JVM's ergonomics size it from the CPUs it may use: pinned to one core it picks the Serial "
+        "collector (G1 on two or more) and one compiler and collector thread"
+    )
     not_in_default_run = "each JVM process warms up its JIT for 2-6 s, past quick mode's time budget"
 
     #: JVM options of every harness process, from harnesses/java/jvm.args (an @argfile): only the
