@@ -244,7 +244,7 @@ def test_a_resumed_run_continues_the_extra_pass_it_stopped_in(tmp_path):
 
 def test_pinning_takes_two_cores_from_the_affinity_mask_or_says_why_not(monkeypatch):
     monkeypatch.setattr(pinning.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
-    assert pinning.choose(True) == pinning.Pinning(3, 0, all_cpus=(0, 1, 2, 3))
+    assert pinning.choose(True) == pinning.Pinning(3, 0)
     monkeypatch.setattr(pinning.os, "sched_getaffinity", lambda pid: {2})
     p = pinning.choose(True)
     assert not p.on and p.facts() == {"pinned": False, "why": "only one CPU is available (CPU 2)"}
@@ -271,29 +271,6 @@ def test_harness_processes_run_on_the_harness_core_only(tmp_path):
     mode = runner.Mode("test", rounds=2, budget_ms=1, min_samples=1, timeout_s=20, n_boot=20)
     runner.run_cells(store, "r", cells, mode, seed=1, progress=lambda *a: None, pin=pin)
     assert {tuple(c["cpus"]) for c in _calls(tmp_path)} == {(pin.harness_cpu,)}
-
-
-class _SizedByItsCpus(FakeHarness):
-    name = "gc-runtime"
-    not_pinned = "its runtime sizes its collector from the CPUs it may use"
-
-
-@pytest.mark.skipif(len(pinning.os.sched_getaffinity(0)) < 2, reason="needs two CPUs")
-def test_a_runtime_sized_by_its_cpus_runs_on_every_core_while_the_orchestrator_is_pinned(tmp_path):
-    # Pinned to one core, Go's GOMAXPROCS becomes 1 and the JVM picks the Serial collector: not
-    # their defaults on this machine (DESIGN §10). Unpinned, the child would inherit the pinned
-    # orchestrator's single core, so it is given every core of the run instead.
-    cells, store = _setup(tmp_path, ["steady"])
-    for c in cells:
-        c.harness.__class__ = _SizedByItsCpus
-    pin = pinning.choose(True)
-    mode = runner.Mode("test", rounds=2, budget_ms=1, min_samples=1, timeout_s=20, n_boot=20)
-    runner.run_cells(store, "r", cells, mode, seed=1, progress=lambda *a: None, pin=pin)
-    assert {tuple(c["cpus"]) for c in _calls(tmp_path)} == {tuple(sorted(pin.all_cpus))}
-    assert len(pin.all_cpus) >= 2
-    facts = pin.facts([cells[0].harness, FakeHarness(tmp_path, tmp_path / "fake.py")])
-    assert facts["not_pinned"] == {"gc-runtime": _SizedByItsCpus.not_pinned}
-    assert "not_pinned" not in pin.facts([FakeHarness(tmp_path, tmp_path / "fake.py")])
 
 
 # --- the command line ----------------------------------------------------------------------------------

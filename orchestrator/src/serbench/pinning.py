@@ -17,20 +17,16 @@ class Pinning:
     harness_cpu: int | None  # the core every harness process runs on, or None: not pinned
     orchestrator_cpu: int | None
     why_not: str | None = None  # when not pinned: why
-    all_cpus: tuple[int, ...] = ()  # every CPU the run may use: for harnesses that are not pinned
 
     @property
     def on(self) -> bool:
         return self.harness_cpu is not None
 
-    def facts(self, harnesses=()) -> dict:
-        """What the run stores (env_json.pinning, one entry per invocation), with the harnesses whose
-        processes are never pinned (`Harness.not_pinned`) and why."""
-        if not self.on:
-            return {"pinned": False, "why": self.why_not}
-        facts = {"pinned": True, "harness_cpu": self.harness_cpu, "orchestrator_cpu": self.orchestrator_cpu}
-        unpinned = {h.name: h.not_pinned for h in harnesses if h.not_pinned}
-        return facts | ({"not_pinned": unpinned} if unpinned else {})
+    def facts(self) -> dict:
+        """What the run stores (env_json.pinning, one entry per invocation)."""
+        if self.on:
+            return {"pinned": True, "harness_cpu": self.harness_cpu, "orchestrator_cpu": self.orchestrator_cpu}
+        return {"pinned": False, "why": self.why_not}
 
 
 def choose(want: bool) -> Pinning:
@@ -44,16 +40,7 @@ def choose(want: bool) -> Pinning:
         return Pinning(None, None, "this platform has no sched_setaffinity")
     if len(cpus) < 2:
         return Pinning(None, None, f"only one CPU is available (CPU {cpus[0]})" if cpus else "no CPU listed")
-    return Pinning(cpus[-1], cpus[0], all_cpus=tuple(cpus))
-
-
-def cpus_for(p: Pinning, harness) -> set[int] | None:
-    """The CPUs a process of `harness` runs on: the harness core; every CPU of the run when the
-    harness must not be pinned (`Harness.not_pinned`), since it would otherwise inherit the pinned
-    orchestrator's single core; None (inherit) when nothing is pinned."""
-    if not p.on:
-        return None
-    return set(p.all_cpus) if harness.not_pinned else {p.harness_cpu}
+    return Pinning(cpus[-1], cpus[0])
 
 
 @contextlib.contextmanager
@@ -71,8 +58,8 @@ def orchestrator_on(p: Pinning) -> Iterator[None]:
             os.sched_setaffinity(0, before)
 
 
-def pin_child(cpus: set[int] | None) -> None:
-    """In a child before exec: run on `cpus` only (its threads and children inherit the mask)."""
-    if cpus is not None:
+def pin_child(cpu: int | None) -> None:
+    """In a child before exec: run on `cpu` only (its threads and children inherit the mask)."""
+    if cpu is not None:
         with contextlib.suppress(OSError):
-            os.sched_setaffinity(0, cpus)
+            os.sched_setaffinity(0, {cpu})

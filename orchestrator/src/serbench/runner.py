@@ -292,7 +292,7 @@ class Outcome:
 
 
 def execute(
-    cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int, cpus: set[int] | None = None, alloc: bool = False
+    cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int, cpu: int | None = None, alloc: bool = False
 ) -> Outcome:
     """One fresh harness process for one (cell, round). Never raises for a misbehaving harness. With
     `alloc`, a timed round also runs the allocation pass after its samples (spec/protocol.md `run`
@@ -318,7 +318,7 @@ def execute(
         keep_output = check and cell.test in ("typed-encode", "write") and not cell.bench.get("baseline")
         argv += ["--output-file", str(output)] if keep_output else []
         t0 = time.monotonic()
-        code, stderr = run_process(argv, cell.harness.env(), mode.timeout_s, cpus)
+        code, stderr = run_process(argv, cell.harness.env(), mode.timeout_s, cpu)
         out = Outcome(
             "ok", None, _read_rows(results), time.monotonic() - t0, output.read_bytes() if output.exists() else None
         )
@@ -374,16 +374,14 @@ def explain_write(cell: Cell, output: bytes) -> str:
     return diff.explain_output(decode_out, expected, output)
 
 
-def run_process(
-    argv: list[str], env: dict | None, timeout_s: float, cpus: set[int] | None = None
-) -> tuple[int | None, str]:
+def run_process(argv: list[str], env: dict | None, timeout_s: float, cpu: int | None = None) -> tuple[int | None, str]:
     """One harness process: (exit code, or None on timeout; the tail of its stderr).
 
     The process gets its own process group, and the whole group is killed when it times out, when
     it is done (stragglers it left), and when we are interrupted (SIGINT, SIGTERM): no harness
     outlives the orchestrator. stdout goes nowhere (results have their own file) and stderr to a
-    file, so a chatty harness can never block on a full pipe. With `cpus`, the process runs on those
-    cores only (pinning.py).
+    file, so a chatty harness can never block on a full pipe. With `cpu`, the process runs on that
+    core only (pinning.py).
     """
     with tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(
@@ -393,7 +391,7 @@ def run_process(
             stderr=err,
             env=env,
             start_new_session=True,
-            preexec_fn=lambda: (_die_with_parent(), pinning.pin_child(cpus)),
+            preexec_fn=lambda: (_die_with_parent(), pinning.pin_child(cpu)),
         )
         try:
             code = wait_exit(proc, timeout_s)
@@ -631,8 +629,7 @@ def run_cells(
         checked = any(r["status"] == "ok" for r in done[c.id].values())
         counted = any(k >= 0 and r["status"] == "ok" for k, r in done[c.id].items())
         alloc = rnd >= 0 and not counted and _wants_alloc(c, allocs)
-        cpus = pinning.cpus_for(pin, c.harness)
-        out = execute(c, mode, rnd=rnd, check=not checked, seed=seed, cpus=cpus, alloc=alloc)
+        out = execute(c, mode, rnd=rnd, check=not checked, seed=seed, cpu=pin.harness_cpu, alloc=alloc)
         samples = out.rows_of("sample")
         store.record_round(
             c.id,

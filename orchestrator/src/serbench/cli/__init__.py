@@ -206,8 +206,7 @@ def _run(args, db: Store) -> int:
         db.create_run(run_id, mode.name, saved, env, manifest)
     n_real = sum(1 for c in cells if not c.bench.get("baseline"))
     pin = pinning.choose(args.pin)
-    db.append_run_env(run_id, "pinning", pin.facts(hs))
-    unpinned = sorted(h.name for h in hs if h.not_pinned)
+    db.append_run_env(run_id, "pinning", pin.facts())
     t0 = time.monotonic()
     if counting:
         say(
@@ -221,7 +220,6 @@ def _run(args, db: Store) -> int:
             f"{mode.cap_rounds} rounds per cell (to a 95% CI within ±{mode.target_rel_ci:.1%}), "
             + (f"time budget {budget / 60:.1f} min" if math.isfinite(budget) else "no time budget")
             + (f"; harness on CPU {pin.harness_cpu}, orchestrator on CPU {pin.orchestrator_cpu}" if pin.on else "")
-            + (f" ({', '.join(unpinned)} not pinned: runtimes sized by their CPUs)" if pin.on and unpinned else "")
         )
     try:
         with runner.recording_load(db, run_id, _command_line(args)["argv"]):

@@ -52,10 +52,6 @@ class Harness:
     #: None when `run` without --lang includes this harness; otherwise why the default run leaves it
     #: out (quick mode's time promise), printed so the user knows to name it with --lang
     not_in_default_run: str | None = None
-    #: None when a harness process can be pinned to one core (pinning.py); otherwise why not: a
-    #: runtime that sizes itself from the CPUs it may use would run, pinned, with other settings than
-    #: its defaults on this machine (DESIGN §10), so its processes may use every core the run has
-    not_pinned: str | None = None
 
     def __init__(self, root: Path, options: BuildOptions | None = None):
         self.root = root

@@ -37,10 +37,6 @@ class GoHarness(Harness):
     name = "go"
     folder = "harnesses/go"
     toolchain = {"go": "install Go 1.25 or later (https://go.dev/dl; the tarball puts it in /usr/local/go/bin)"}
-    not_pinned = (
-        "GOMAXPROCS defaults to the CPUs the process may use: pinned to one core it is 1 instead of the "
-        "machine's count, and the concurrent collector's workers take the benchmark's own core"
-    )
     instructions_unsupported = (
         "not deterministic under valgrind: a Go program's count includes its garbage collector and scheduler, "
         "whose background work runs on timers and other threads; three runs of one cell (msgp-intf tree, "
@@ -179,7 +175,11 @@ class GoHarness(Harness):
             "go": version,
             "GOGC": os.environ.get("GOGC", "100 (default)"),
             "GOMEMLIMIT": os.environ.get("GOMEMLIMIT", "none (default)"),
-            "GOMAXPROCS": os.environ.get("GOMAXPROCS", f"{os.cpu_count()} (default: the CPUs available)"),
+            # the runtime's default is the count of CPUs the process may use, so a pinned harness
+            # process runs with 1 (env_json.pinning); each cell's runtime string has its own value
+            "GOMAXPROCS": os.environ.get(
+                "GOMAXPROCS", f"default: 1 when harness processes are pinned to one core, else {os.cpu_count()}"
+            ),
             "binaries": binaries,
             "flags": self.BUILD,
         }

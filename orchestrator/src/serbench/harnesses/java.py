@@ -24,10 +24,6 @@ class JavaHarness(Harness):
     # Each JVM process warms up until the JIT settles (2-6 s), so quick mode's 5 processes per cell
     # would take Java alone past quick mode's 15 minutes: until quick mode has a JVM plan, the
     # default run leaves Java out and says so.
-    not_pinned = (
-        "the JVM's ergonomics size it from the CPUs it may use: pinned to one core it picks the Serial "
-        "collector (G1 on two or more) and one compiler and collector thread"
-    )
     not_in_default_run = "each JVM process warms up its JIT for 2-6 s, past quick mode's time budget"
 
     #: JVM options of every harness process, from harnesses/java/jvm.args (an @argfile): only the
@@ -141,24 +137,37 @@ class JavaHarness(Harness):
         return None
 
     def env_info(self) -> dict:
-        def ask(argv: list[str]) -> str:
+        def ask(argv: list[str], one_cpu: bool = False) -> str:
+            cpu = {max(os.sched_getaffinity(0))} if one_cpu and hasattr(os, "sched_getaffinity") else None
             try:
-                out = subprocess.run(argv, capture_output=True, text=True, cwd=self.dir, timeout=60)
+                out = subprocess.run(
+                    argv, capture_output=True, text=True, cwd=self.dir, timeout=60,
+                    preexec_fn=(lambda: os.sched_setaffinity(0, cpu)) if cpu else None,
+                )  # fmt: skip
                 return (out.stderr + out.stdout).strip()
             except (OSError, subprocess.TimeoutExpired) as e:
                 return f"unavailable ({e})"
 
         version = ask(["java", *self.jvm_flags(), "-version"])
-        # the heap sizes and the collector the JVM's ergonomics chose on this machine
-        flags = ask(["java", *self.jvm_flags(), "-XX:+PrintCommandLineFlags", "-version"]).splitlines()
+        # The heap sizes and the collector HotSpot's ergonomics choose from the CPUs the JVM may
+        # use: pinned to one core (the default, env_json.pinning) it picks the Serial collector, on
+        # this machine's cores G1; each cell's runtime string names the one it ran with.
+        flags = ask(["java", *self.jvm_flags(), "-XX:+PrintCommandLineFlags", "-version"], one_cpu=True)
+        flags_all = ask(["java", *self.jvm_flags(), "-XX:+PrintCommandLineFlags", "-version"])
         return {
             "runtime": version.splitlines()[0] if version else "java (unknown)",
             "java": version,
             "jvm_flags": self.jvm_flags_text(),
-            "jvm_ergonomics": flags[0] if flags else "",
+            "jvm_ergonomics_one_cpu": _flags_line(flags),
+            "jvm_ergonomics_all_cpus": _flags_line(flags_all),
             "build": "mvn -B package -DskipTests (Java 17 release, versions pinned in pom.xml)",
             "forks": "one fresh JVM per (cell, round)",
         }
 
     def test_command(self) -> list[str] | None:
         return ["mvn", "-B", "-q", "-f", str(self.dir / "pom.xml"), "test"]
+
+
+def _flags_line(output: str) -> str:
+    """The line of `-XX:+PrintCommandLineFlags` in a JVM's output (stdout; `-version` writes stderr)."""
+    return next((line for line in output.splitlines() if line.startswith("-XX:")), output)
