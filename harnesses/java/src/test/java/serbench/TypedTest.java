@@ -42,10 +42,13 @@ class TypedTest {
     /**
      * Rows whose library carries text as 8-bit on one side and UTF-8 on the other, so the strings of
      * these datasets beyond U+007F come back changed (exit 4) or unreadable (exit 3): Chronicle's
-     * RawWire 2026.7 (writes each char's low byte, reads UTF-8) and Chronicle Bytes' reader() (reads
-     * each byte as a char) under Jackson. The corpus's trade texts are ASCII, where both are correct.
+     * RawWire 2026.7 in both its modes (UTF-8: writes UTF-8, reads each byte as a char; 8-bit, its
+     * default: writes each char's low byte, reads UTF-8; adapters/ChronicleWireTest) and Chronicle
+     * Bytes' reader() (reads each byte as a char) under Jackson. The corpus's trade texts are ASCII,
+     * where all are correct.
      */
-    static final List<String> TEXT_8BIT = List.of("chronicle-raw-wire", "jackson-cbytes-rw-typed");
+    static final List<String> TEXT_8BIT =
+            List.of("chronicle-raw-wire", "chronicle-raw-wire-8bit", "jackson-cbytes-rw-typed");
 
     /**
      * Rows whose library reads the data back changed on some inputs, which the harness reports as

@@ -14,6 +14,7 @@ import net.openhft.chronicle.wire.Wire;
 import net.openhft.chronicle.wire.WireIn;
 import net.openhft.chronicle.wire.WireKey;
 import net.openhft.chronicle.wire.WireOut;
+import net.openhft.chronicle.wire.TextWire;
 import net.openhft.chronicle.wire.WireType;
 import serbench.Bench;
 import serbench.Typed;
@@ -56,13 +57,15 @@ public final class ChronicleWire {
     /** One row per wire of the reference table. */
     enum Kind {
         TEXT("chronicle-text-wire", "TextWire (YAML subset; WireType.TEXT), UTF-8 text"),
+        TEXT_8BIT("chronicle-text-wire-8bit", "TextWire (YAML subset) as WireType.TEXT builds it but with 8-bit text (new TextWire(bytes, true))"),
         JSON("chronicle-json-wire", "JSONWire (WireType.JSON)"),
         BINARY("chronicle-binary-wire", "BinaryWire, variable width, named fields (default BinaryWire)"),
         BINARY_NUMBERED("chronicle-binary-wire-numbered", "BinaryWire, variable width, numbered fields"),
         BINARY_FIXED("chronicle-binary-wire-fixed", "BinaryWire, fixed width, named fields"),
         BINARY_FIXED_NUMBERED("chronicle-binary-wire-fixed-numbered", "BinaryWire, fixed width, numbered fields"),
         BINARY_FIELDLESS("chronicle-binary-wire-fieldless", "BinaryWire, variable width, field-less (typed values, no field names or numbers)"),
-        RAW("chronicle-raw-wire", "RawWire (untyped, field-less, fixed width, UTF-8 text)"),
+        RAW("chronicle-raw-wire", "RawWire (untyped, field-less, fixed width), UTF-8 text (new RawWire(bytes, false))"),
+        RAW_8BIT("chronicle-raw-wire-8bit", "RawWire (untyped, field-less, fixed width), 8-bit text: RawWire's default (new RawWire(bytes))"),
         BYTES("chronicle-bytes-marshallable", "BytesMarshallable: fixed-width primitives, UTF-8 strings, enum by name, in the document's Bytes"),
         BYTES_STOPBIT("chronicle-bytes-marshallable-stopbit", "BytesMarshallable with stop-bit encoding of the numbers (writeStopBit for double, int and long)");
 
@@ -83,17 +86,27 @@ public final class ChronicleWire {
                 // WireType's factories: documents with the 4-byte length header, as the reference
                 // measured (`new TextWire(b)` alone separates documents with "..." lines instead)
                 case TEXT -> WireType.TEXT.apply(b);
+                case TEXT_8BIT -> textDocuments(new TextWire(b, true));
                 case JSON -> WireType.JSON.apply(b);
                 case BINARY -> new BinaryWire(b, false, false, false, Integer.MAX_VALUE, "binary");
                 case BINARY_NUMBERED -> new BinaryWire(b, false, true, false, Integer.MAX_VALUE, "binary");
                 case BINARY_FIXED -> new BinaryWire(b, true, false, false, Integer.MAX_VALUE, "binary");
                 case BINARY_FIXED_NUMBERED -> new BinaryWire(b, true, true, false, Integer.MAX_VALUE, "binary");
                 case BINARY_FIELDLESS -> new BinaryWire(b, false, false, true, Integer.MAX_VALUE, "binary");
-                case RAW -> new RawWire(b);
+                // RawWire(bytes) is RawWire(bytes, true): 8-bit text is its default (chronicle-wire 2026.7)
+                case RAW -> new RawWire(b, false);
+                case RAW_8BIT -> new RawWire(b);
                 // BytesMarshallable writes raw bytes; the document header comes from a BinaryWire
                 case BYTES, BYTES_STOPBIT -> new BinaryWire(b);
             };
         }
+    }
+
+    /** What WireType.TEXT.apply does to its TextWire (chronicle-wire 2026.7, javap): length-headed documents, padding. */
+    static TextWire textDocuments(TextWire w) {
+        w.useBinaryDocuments();
+        w.usePadding(true);
+        return w;
     }
 
     public static List<Bench> benches() {
