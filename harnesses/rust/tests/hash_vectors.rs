@@ -1,8 +1,8 @@
 //! The object hash against the golden vectors (spec/hash.md): the tree walker over the reference
-//! decoders' trees, and the streaming hasher driven by events from the same trees.
+//! decoders' trees, and the streaming hasher driven by events from the same trees and by the flat walk.
 
 use serbench_rust::hash::{self, StreamHasher};
-use serbench_rust::model::{hash_val, ref_decode, Val, REF_FORMATS};
+use serbench_rust::model::{hash_flat_events, hash_val, ref_decode, FlatDoc, Val, REF_FORMATS};
 use std::path::PathBuf;
 
 fn vectors_dir() -> PathBuf {
@@ -37,6 +37,7 @@ fn stream(v: &Val, h: &mut StreamHasher) {
 
 #[test]
 fn tree_and_stream_hashes_match_every_vector() {
+    let mut st = Vec::new();
     let mut checked = 0;
     for v in vectors() {
         let name = v["name"].as_str().unwrap();
@@ -49,6 +50,9 @@ fn tree_and_stream_hashes_match_every_vector() {
             let mut s = StreamHasher::new();
             stream(&tree, &mut s);
             assert_eq!(hash::hex64(s.value().unwrap()), expected, "stream hash of {name} ({fmt})");
+            // the streaming form over the flat document, as the `hash-events` baseline walks it
+            let flat = hash_flat_events(&FlatDoc::new(&tree), &mut st).unwrap();
+            assert_eq!(hash::hex64(flat), expected, "flat streaming walk of {name} ({fmt})");
             checked += 1;
         }
     }

@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 
+from .. import pinning
 from .base import Harness, HarnessError
 
 
@@ -137,23 +138,25 @@ class JavaHarness(Harness):
         return None
 
     def env_info(self) -> dict:
-        def ask(argv: list[str], one_cpu: bool = False) -> str:
-            cpu = {max(os.sched_getaffinity(0))} if one_cpu and hasattr(os, "sched_getaffinity") else None
+        def ask(cpu: int | None) -> str:
+            """`java -version` with the flags HotSpot's ergonomics chose, run on `cpu` only when given."""
             try:
                 out = subprocess.run(
-                    argv, capture_output=True, text=True, cwd=self.dir, timeout=60,
-                    preexec_fn=(lambda: os.sched_setaffinity(0, cpu)) if cpu else None,
+                    ["java", *self.jvm_flags(), "-XX:+PrintCommandLineFlags", "-version"],
+                    capture_output=True, text=True, cwd=self.dir, timeout=60,
+                    preexec_fn=lambda: pinning.pin_child(cpu),
                 )  # fmt: skip
                 return (out.stderr + out.stdout).strip()
             except (OSError, subprocess.TimeoutExpired) as e:
                 return f"unavailable ({e})"
 
-        version = ask(["java", *self.jvm_flags(), "-version"])
         # The heap sizes and the collector HotSpot's ergonomics choose from the CPUs the JVM may
-        # use: pinned to one core (the default, env_json.pinning) it picks the Serial collector, on
-        # this machine's cores G1; each cell's runtime string names the one it ran with.
-        flags = ask(["java", *self.jvm_flags(), "-XX:+PrintCommandLineFlags", "-version"], one_cpu=True)
-        flags_all = ask(["java", *self.jvm_flags(), "-XX:+PrintCommandLineFlags", "-version"])
+        # use: on the core a pinned run gives harness processes (the default, env_json.pinning) it
+        # picks the Serial collector, on this machine's cores G1; each cell's runtime string names
+        # the one it ran with. With one CPU there is no core to pin to, and both are the same.
+        flags = ask(pinning.choose(True).harness_cpu)
+        flags_all = ask(None)
+        version = "\n".join(line for line in flags_all.splitlines() if not line.startswith("-XX:"))
         return {
             "runtime": version.splitlines()[0] if version else "java (unknown)",
             "java": version,
