@@ -88,3 +88,24 @@ def test_transform_keeps_the_document_and_reports_the_first_change_in_document_o
     assert changed == {"a": [1.0, 2.0], "b": {"c": 3.0}} and doc == {"a": [1, 2.0], "b": {"c": 3}}
     assert first == ("$.a[0]", 1, 1.0)
     assert transform(doc, lambda v: None)[1] is None
+
+
+def test_text_read_back_as_latin1_of_its_utf8_is_explained_in_keys_and_values():
+    # Chronicle Bytes' writer()/reader() and RawWire's UTF-8 mode: UTF-8 written, one char per byte read
+    doc = {"records": [{"name": "plain", "tags": ["über"]}], "ключ": 1}
+    garbled = {"records": [{"name": "plain", "tags": ["Ã¼ber"]}], "ключ".encode().decode("latin-1"): 1}
+    why = Explainer(doc).explain(objhash.hex64(objhash.hash_value(garbled)))
+    assert why == (
+        "the hash is the document's with non-ASCII text read back as the Latin-1 reading of its UTF-8 bytes "
+        '(first at $.records[0].tags[0]: expected string (4 chars) "\\u00fcber", '
+        'got string (5 chars) "\\u00c3\\u00bcber")'
+    )
+
+
+def test_a_changed_key_is_reported_in_document_order_and_keeps_its_place():
+    doc = {"a": {"b": "x"}, "é": "y"}
+    changed, first = transform(doc, lambda v: v.upper() if isinstance(v, str) else None)
+    assert list(changed) == ["A", "É"] and changed["A"] == {"B": "X"}
+    assert first == ("$.a (its key)", "a", "A")
+    changed, first = transform({"k": 1, "é": 2}, lambda v: "e" if v == "é" else None)
+    assert changed == {"k": 1, "e": 2} and first == ("$.é (its key)", "é", "e")

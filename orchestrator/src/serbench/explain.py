@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from . import diff, objhash
 
@@ -32,8 +33,13 @@ def _to_float32(v: float) -> float:
         return math.copysign(math.inf, v)
 
 
-# (what the library did, the change applied to every scalar value; None = unchanged). Ordered from the
-# narrowest to the broadest, so the first that matches is the most specific explanation.
+def _latin1_of_utf8(v):
+    return v.encode("utf-8").decode("latin-1") if isinstance(v, str) and not v.isascii() else None
+
+
+# (what the library did, the change applied to every scalar value and every map key; None = unchanged).
+# Keys too, because a codec reads a map's keys with the code that reads its string values. Ordered
+# from the narrowest to the broadest, so the first that matches is the most specific explanation.
 TRANSFORMS: list[tuple[str, Callable[[object], object | None]]] = [
     ("-0.0 read as +0.0", lambda v: 0.0 if isinstance(v, float) and v == 0.0 and math.copysign(1, v) < 0 else None),
     ("the integer -2^63 read as a double", lambda v: float(v) if _is_int(v) and v == -(1 << 63) else None),
@@ -54,24 +60,44 @@ TRANSFORMS: list[tuple[str, Callable[[object], object | None]]] = [
     ),
     ("doubles rounded to float32", lambda v: _to_float32(v) if isinstance(v, float) and _to_float32(v) != v else None),
     ("strings cut at their first NUL", lambda v: v.split("\0", 1)[0] if isinstance(v, str) and "\0" in v else None),
+    # A codec that writes UTF-8 and reads each byte back as one char (ISO-8859-1), as Chronicle Bytes'
+    # writer()/reader() pair and RawWire's UTF-8 mode do: every non-ASCII string, keys included, comes back
+    # as the Latin-1 reading of its UTF-8 bytes ("é" as "Ã©").
+    ("non-ASCII text read back as the Latin-1 reading of its UTF-8 bytes", _latin1_of_utf8),
 ]
 
 
+@dataclass(frozen=True)
+class KeyChange:
+    """A map key that `change` changed: where its entry's value goes, and what to report."""
+
+    before: str
+    after: str
+
+
 def transform(doc, change: Callable[[object], object | None]) -> tuple[object, tuple[str, object, object] | None]:
-    """(a copy of doc with `change` applied to every scalar value, the first (path, before, after) it
-    changed in document order or None). Iterative: any depth."""
+    """(a copy of doc with `change` applied to every scalar value and map key, the first (path, before,
+    after) it changed in document order or None). Iterative: any depth."""
     first: list = []
     root: list = [None]
     # (path, value, container to put the result in, key or index there)
     stack: list[tuple[str, object, object, object]] = [("$", doc, root, 0)]
     while stack:
         path, v, parent, slot = stack.pop()
+        if isinstance(slot, KeyChange):  # reported at its entry's turn, so `first` stays in document order
+            if not first:
+                first.append((f"{path} (its key)", slot.before, slot.after))
+            slot = slot.after
         if isinstance(v, dict):
             new: dict = {}
             parent[slot] = new
-            for k in v:
-                new[k] = None  # keeps the map's order; the values are filled as the stack unwinds
-            stack.extend((diff._step(path, k), v[k], new, k) for k in reversed(list(v)))
+            keys = [(k, change(k)) for k in v]
+            for k, after in keys:
+                new[k if after is None else after] = None  # keeps the order; values come as the stack unwinds
+            stack.extend(
+                (diff._step(path, k), v[k], new, k if after is None else KeyChange(k, after))
+                for k, after in reversed(keys)
+            )
         elif isinstance(v, (list, tuple)):
             new_list: list = [None] * len(v)
             parent[slot] = new_list
