@@ -7,7 +7,10 @@ spread of the process medians (robust CV and max/min), and the grand median.
         --format msgpack --dataset size-4 --processes 15 --budget-ms 100
 
 Conditions: plain; pinned (harness on the last allowed core, this process on the first); no-aslr
-(`setarch -R`: the same address-space layout in every process); pinned+no-aslr. `--alt-binary PATH`
+(`setarch -R`: the same address-space layout in every process); pinned+no-aslr. `--neighbour
+HARNESS:BENCH:TEST:FORMAT:DATASET` adds "pinned+neighbour": each of its processes runs right after a
+process of that other cell, as a process of a quick run follows a shuffled neighbour, where "pinned"
+follows a process of its own cell. `--alt-binary PATH`
 (repeatable) runs every condition again with another build of the harness's executable (for example the
 one before a change, copied aside), interleaved with the first, to measure what a remedy bought. docs/methodology.md
 ("Noise sources") reports what it found. Never run it beside another benchmark or a build.
@@ -43,6 +46,20 @@ def one_process(argv: list[str], env, cond: str, cores: list[int]) -> list[float
     return [r["wall_ns"] / r["iterations"] for r in rows if r.get("kind") == "sample"]
 
 
+def cell_argv(manifest: dict, harness, bench, test, fmt, dataset, budget_ms, min_samples) -> tuple:
+    """(the harness, the argv of a `run` of that cell without --results)."""
+    ds = next(d for d in manifest["datasets"] if d["dataset"] == dataset)
+    (h,) = make([harness], ROOT, BuildOptions())
+    # typed tests read the canonical JSON; --format names the wire format (spec/typed.md)
+    data = ds["files"]["json" if test.startswith("typed-") else fmt]["file"]
+    argv = h.command() + ["run", "--bench", bench, "--test", test, "--format", fmt]
+    argv += ["--file", str(ROOT / "corpus" / data), "--expect-hash", ds["hash"]]
+    argv += ["--budget-ms", str(budget_ms), "--no-check"]
+    if min_samples is not None:
+        argv += ["--min-samples", str(min_samples)]
+    return h, argv
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--harness", required=True)
@@ -57,19 +74,20 @@ def main() -> int:
         "--alt-binary", type=Path, action="append", default=[], help="another build of the executable (repeatable)"
     )
     p.add_argument("--conditions", default=",".join(CONDITIONS))
+    p.add_argument(
+        "--neighbour",
+        metavar="HARNESS:BENCH:TEST:FORMAT:DATASET",
+        help='add the condition "pinned+neighbour": a process of this cell runs before each of its processes',
+    )
     a = p.parse_args()
     manifest = json.loads((ROOT / "corpus" / "manifest.json").read_text())
-    ds = next(d for d in manifest["datasets"] if d["dataset"] == a.dataset)
-    (h,) = make([a.harness], ROOT, BuildOptions())
-    # typed tests read the canonical JSON; --format names the wire format (spec/typed.md)
-    data = ds["files"]["json" if a.test.startswith("typed-") else a.format]["file"]
-    argv = h.command() + ["run", "--bench", a.bench, "--test", a.test, "--format", a.format]
-    argv += ["--file", str(ROOT / "corpus" / data), "--expect-hash", ds["hash"]]
-    argv += ["--budget-ms", str(a.budget_ms), "--no-check"]
-    if a.min_samples is not None:
-        argv += ["--min-samples", str(a.min_samples)]
+    h, argv = cell_argv(manifest, a.harness, a.bench, a.test, a.format, a.dataset, a.budget_ms, a.min_samples)
+    neighbour = None
+    if a.neighbour:
+        nh, nargv = cell_argv(manifest, *a.neighbour.split(":"), a.budget_ms, a.min_samples)
+        neighbour = (nh, nargv)
     cores = sorted(os.sched_getaffinity(0))
-    conds = a.conditions.split(",")
+    conds = a.conditions.split(",") + (["pinned+neighbour"] if neighbour else [])
     argvs = {c: argv for c in conds}
     # the executable is the last word of the harness's command before "run" (an interpreter may precede it)
     exe = len(h.command()) - 1
@@ -81,6 +99,8 @@ def main() -> int:
         for c in conds:
             if "pinned" in c:
                 os.sched_setaffinity(0, {cores[0]})
+            if c.endswith("+neighbour"):
+                one_process(neighbour[1], neighbour[0].env(), "pinned", cores)
             per[c].append(one_process(argvs[c], h.env(), c, cores))
             os.sched_setaffinity(0, set(cores))
         print(f"\r{i + 1}/{a.processes}", end="", file=sys.stderr, flush=True)

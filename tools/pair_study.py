@@ -1,0 +1,173 @@
+"""Why do two quick runs of the same build disagree? Reads two runs from the store and prints, from
+their process medians (docs/methodology.md, "What limits a quick pair's agreement"):
+
+1. run effects: per group, the RMS of each cell's B/A log-difference against the RMS its own
+   processes' spread predicts (a ratio near 1: the runs differ only by process noise);
+2. drift: the machine's speed over each run, as the mean residual (a process against its cell's mean)
+   in 30-second bins, per group, and how the groups' bins correlate (near 1: common to all cells);
+3. a correction for that drift (a moving median of the residuals of the processes around each one):
+   how much it narrows the spread of B/A;
+4. how many processes per cell the agreement goal needs: both runs redrawn (with replacement) from the
+   pooled process medians of each cell in A and B, n processes a cell, net of its baseline, counted
+   within +-5%.
+
+    .venv/bin/python tools/pair_study.py RUN_A RUN_B [--db results/serbench.db]
+
+Read-only; safe beside anything but a benchmark (it computes for about a minute).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import itertools
+import math
+import random
+import sqlite3
+import statistics as st
+import sys
+
+TYPED = ("trade", "product", "product-large", "nested", "trade-seed")
+
+
+def group(harness: str, dataset: str) -> str:
+    return f"{harness} {'typed' if dataset in TYPED else dataset}"
+
+
+def load(db: sqlite3.Connection, run: str) -> tuple[list[list], dict]:
+    """([finished_at, cell key, log process median], {cell key: baseline key or None})"""
+    procs, base = [], {}
+    cells = db.execute(
+        "select id, harness, bench, baseline_bench, test, dataset, format from cells where run_id=? and status='ok'",
+        (run,),
+    ).fetchall()
+    for cid, h, bench, bb, test, ds, fmt in cells:
+        key = (h, bench, test, ds, fmt)
+        base[key] = (h, bb, ds, fmt) if bb else None
+        per = collections.defaultdict(list)
+        for rnd, it, w in db.execute(
+            "select round, iterations, wall_ns from samples where cell_id=? and round>=0", (cid,)
+        ):
+            per[rnd].append(w / it)
+        fin = dict(db.execute("select round, finished_at from rounds where cell_id=? and round>=0", (cid,)))
+        procs += [[fin[r], key, math.log(st.median(v))] for r, v in per.items() if v and r in fin]
+    procs.sort(key=lambda p: p[0])
+    return procs, base
+
+
+def per_cell(procs: list[list], corr: list[float] | None = None) -> dict:
+    out = collections.defaultdict(list)
+    for i, (_, key, lm) in enumerate(procs):
+        out[key].append(lm - (corr[i] if corr else 0.0))
+    return out
+
+
+def run_effects(a: dict, b: dict) -> None:
+    print("1. B/A of each cell against its processes' spread (log scale)")
+    print(f"   {'group':16} {'cells':>5} {'rms B/A':>8} {'predicted':>9} {'ratio':>6}")
+    agg = collections.defaultdict(list)
+    for k in a.keys() & b.keys():
+        pa, pb = a[k], b[k]
+        if len(pa) < 2 or len(pb) < 2:
+            continue
+        d = st.mean(pb) - st.mean(pa)
+        s2 = ((len(pa) - 1) * st.variance(pa) + (len(pb) - 1) * st.variance(pb)) / (len(pa) + len(pb) - 2)
+        se2 = s2 * (1 / len(pa) + 1 / len(pb))
+        for g in ("all", k[0], group(k[0], k[3])):
+            agg[g].append((d * d, se2))
+    for g in sorted(agg, key=lambda g: (g != "all", g)):
+        v = agg[g]
+        rd, rs = math.sqrt(st.mean(x for x, _ in v)), math.sqrt(st.mean(y for _, y in v))
+        print(f"   {g:16} {len(v):5} {rd:8.2%} {rs:9.2%} {rd / rs:6.2f}")
+
+
+def residuals(procs: list[list], corr: list[float] | None = None) -> list[float]:
+    means = {k: st.mean(v) for k, v in per_cell(procs, corr).items()}
+    return [lm - (corr[i] if corr else 0.0) - means[k] for i, (_, k, lm) in enumerate(procs)]
+
+
+def drift(run: str, procs: list[list], bin_s: float = 30.0) -> None:
+    res, t0 = residuals(procs), procs[0][0]
+    bins: dict = collections.defaultdict(lambda: collections.defaultdict(list))
+    for (t, k, _), r in zip(procs, res, strict=True):
+        bins[int((t - t0) // bin_s)][k[0]].append(r)
+    names = sorted({h for b in bins.values() for h in b})
+    series = {h: [st.mean(bins[i][h]) if len(bins[i][h]) >= 8 else math.nan for i in sorted(bins)] for h in names}
+    print(f"2. drift of run {run}: mean residual per {bin_s:.0f} s bin, by harness (%)")
+    for h in names:
+        print(f"   {h:8} " + " ".join("   ." if math.isnan(x) else f"{x * 100:+4.1f}" for x in series[h]))
+    cors = []
+    for x, y in itertools.combinations(names, 2):
+        pairs = [(p, q) for p, q in zip(series[x], series[y], strict=True) if not (math.isnan(p) or math.isnan(q))]
+        if len(pairs) > 5:
+            cors.append(st.correlation([p for p, _ in pairs], [q for _, q in pairs]))
+    if cors:
+        print(f"   correlation of the harnesses' bins: {min(cors):+.2f} to {max(cors):+.2f}")
+
+
+def moving_drift(procs: list[list], half: int, iters: int = 2) -> list[float]:
+    corr = [0.0] * len(procs)
+    for _ in range(iters):
+        res = residuals(procs, corr)
+        corr = [c + st.median(res[max(0, i - half) : i] + res[i + 1 : i + half + 1]) for i, c in enumerate(corr)]
+    return corr
+
+
+def spread_of_ratio(a: dict, b: dict) -> float:
+    xs = [st.mean(b[k]) - st.mean(a[k]) for k in a.keys() & b.keys()]
+    m = st.median(xs)
+    return 1.4826 * st.median(abs(x - m) for x in xs)
+
+
+def drift_correction(pa: list[list], pb: list[list]) -> None:
+    print("3. the spread of B/A over cells (robust SD of log B/A), with the drift taken out")
+    print(f"   as measured: {spread_of_ratio(per_cell(pa), per_cell(pb)):.2%}")
+    for half in (50, 100, 300):
+        a, b = per_cell(pa, moving_drift(pa, half)), per_cell(pb, moving_drift(pb, half))
+        print(f"   moving median of +-{half} processes: {spread_of_ratio(a, b):.2%}")
+
+
+def processes_needed(a: dict, b: dict, base: dict, reps: int = 20) -> None:
+    pooled = {k: [math.exp(x) for x in a.get(k, []) + b.get(k, [])] for k in a.keys() | b.keys()}
+    by_base = {(k[0], k[1], k[3], k[4]): k for k in pooled}
+    rows = [(k, by_base[base[k]]) for k in pooled if base.get(k) in by_base and len(pooled[k]) >= 4]
+    rng = random.Random(1)
+
+    def draw(k: str, n: int) -> float:
+        return st.mean(rng.choice(pooled[k]) for _ in range(n))
+
+    print("4. agreement within +-5% of net times, both runs redrawn with n processes per cell")
+    for n in (3, 4, 5, 6, 8, 10):
+        ok = total = 0
+        for k, bk in rows:
+            for _ in range(reps):
+                x, y = draw(k, n) - draw(bk, n), draw(k, n) - draw(bk, n)
+                if x > 0 and y > 0:
+                    total += 1
+                    ok += abs(y / x - 1) <= 0.05
+        print(f"   n = {n:2}: {ok / total:.1%} of {len(rows)} cells")
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("run_a")
+    p.add_argument("run_b")
+    p.add_argument("--db", default="results/serbench.db")
+    args = p.parse_args()
+    db = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
+    pa, base = load(db, args.run_a)
+    pb, base_b = load(db, args.run_b)
+    if not pa or not pb:
+        print(f"pair_study: no measured cells in {args.run_a if not pa else args.run_b}", file=sys.stderr)
+        return 2
+    a, b = per_cell(pa), per_cell(pb)
+    run_effects(a, b)
+    drift(args.run_a, pa)
+    drift(args.run_b, pb)
+    drift_correction(pa, pb)
+    processes_needed(a, b, base | base_b)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
