@@ -113,9 +113,17 @@ def test_the_markdown_report_sets_each_java_row_beside_its_reference_row(tmp_pat
     # the method note, under the tables
     note = text[text.index("What differs in the method") :].split("\n")[0]
     assert "i7-3970X" in note and "Test CPU in quick mode" in note and "< 1.6% error" in note
+    assert "1 JVM fork per latency cell, as one fork;" in note  # ARGS predates the saved fork count
     assert note.endswith("compare the order of the rows, not the figures.")
     # the section comes after the typed sections and before the object sizes
     assert text.index("## trade-seed") < text.index("## Beside Chronicle") < text.index("## Object sizes")
+
+
+def test_the_method_note_says_how_many_forks_the_run_pooled(tmp_path):
+    store = Store(tmp_path / "s.db")
+    store.create_run("r", "quick", ARGS | {"latency_forks": 10}, ENV, MANIFEST)
+    note = reference.method_note(store.run("r"))
+    assert "(harnesses/java/jvm.args), 10 JVM forks per latency cell, its histograms pooled;" in note
 
 
 def test_every_reference_row_has_a_line_per_serbench_row_in_the_published_order(tmp_path):

@@ -151,12 +151,16 @@ def intro(reference: dict | None = None) -> str:
 def method_note(run) -> str:
     env = json.loads(run["env_json"])
     machine = env.get("cpu_model") or "this machine"
+    # runs from before pooled latency forks saved no count: they ran one latency pass per cell
+    forks = json.loads(run["args_json"] or "{}").get("latency_forks") or 1
+    pooled = "its histograms pooled" if forks > 1 else "as one fork"
     return (
         "What differs in the method: the reference ran on an i7-3970X with an isolated CPU, -Xmx1g and 10 JVM "
         "forks, its percentiles over all forks; this run ran on "
-        f"{machine} in {run['mode']} mode, one JVM per process (harnesses/java/jvm.args); *Ops* is the number "
-        "of operations a row's percentiles cover, pooled over the JVM forks of its latency passes where the "
-        'mode runs several (full mode: 5, `--latency-forks N`; docs/methodology.md, "Latency forks"). serbench\'s '
+        f"{machine} in {run['mode']} mode, one JVM per process (harnesses/java/jvm.args), "
+        f"{fmt_count(forks)} JVM fork{'s' if forks > 1 else ''} per latency cell, {pooled}; *Ops* is the number "
+        "of operations a row's percentiles cover over its forks "
+        '(quick mode: 1, full mode: 5, `--latency-forks N`; docs/methodology.md, "Latency forks"). serbench\'s '
         "percentiles come from a log-bucketed histogram, each the highest value of its bucket (< 1.6% "
         "error). The reference counts a 4-byte length header in every row's bytes; serbench's Chronicle "
         "Wire rows write theirs, SBE its 8-byte message header, the other rows none (spec/typed.md). A "
