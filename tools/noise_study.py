@@ -82,10 +82,8 @@ def main() -> int:
     a = p.parse_args()
     manifest = json.loads((ROOT / "corpus" / "manifest.json").read_text())
     h, argv = cell_argv(manifest, a.harness, a.bench, a.test, a.format, a.dataset, a.budget_ms, a.min_samples)
-    neighbour = None
-    if a.neighbour:
-        nh, nargv = cell_argv(manifest, *a.neighbour.split(":"), a.budget_ms, a.min_samples)
-        neighbour = (nh, nargv)
+    # (its harness, its argv), run before each process of the condition "pinned+neighbour"
+    neighbour = cell_argv(manifest, *a.neighbour.split(":"), a.budget_ms, a.min_samples) if a.neighbour else None
     cores = sorted(os.sched_getaffinity(0))
     conds = a.conditions.split(",") + (["pinned+neighbour"] if neighbour else [])
     argvs = {c: argv for c in conds}

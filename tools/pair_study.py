@@ -13,7 +13,8 @@ their process medians (docs/methodology.md, "What limits a quick pair's agreemen
 
     .venv/bin/python tools/pair_study.py RUN_A RUN_B [--db results/serbench.db]
 
-Read-only; safe beside anything but a benchmark (it computes for about a minute).
+Read-only; safe beside anything but a benchmark (it computes for a few seconds: 7 s on two runs of
+1,955 cells).
 """
 
 from __future__ import annotations
@@ -26,12 +27,17 @@ import random
 import sqlite3
 import statistics as st
 import sys
+from pathlib import Path
 
-TYPED = ("trade", "product", "product-large", "nested", "trade-seed")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "orchestrator" / "src"))
+
+from serbench import stats  # noqa: E402
 
 
-def group(harness: str, dataset: str) -> str:
-    return f"{harness} {'typed' if dataset in TYPED else dataset}"
+def group(key: tuple) -> str:
+    """A cell key's group: its harness and its dataset, every typed dataset as one."""
+    h, _, test, ds, _ = key
+    return f"{h} {'typed' if test.startswith('typed-') else ds}"
 
 
 def load(db: sqlite3.Connection, run: str) -> tuple[list[list], dict]:
@@ -73,7 +79,7 @@ def run_effects(a: dict, b: dict) -> None:
         d = st.mean(pb) - st.mean(pa)
         s2 = ((len(pa) - 1) * st.variance(pa) + (len(pb) - 1) * st.variance(pb)) / (len(pa) + len(pb) - 2)
         se2 = s2 * (1 / len(pa) + 1 / len(pb))
-        for g in ("all", k[0], group(k[0], k[3])):
+        for g in ("all", k[0], group(k)):
             agg[g].append((d * d, se2))
     for g in sorted(agg, key=lambda g: (g != "all", g)):
         v = agg[g]
@@ -114,9 +120,7 @@ def moving_drift(procs: list[list], half: int, iters: int = 2) -> list[float]:
 
 
 def spread_of_ratio(a: dict, b: dict) -> float:
-    xs = [st.mean(b[k]) - st.mean(a[k]) for k in a.keys() & b.keys()]
-    m = st.median(xs)
-    return 1.4826 * st.median(abs(x - m) for x in xs)
+    return stats.MAD_SCALE * stats.mad([st.mean(b[k]) - st.mean(a[k]) for k in a.keys() & b.keys()])
 
 
 def drift_correction(pa: list[list], pb: list[list]) -> None:
@@ -128,12 +132,13 @@ def drift_correction(pa: list[list], pb: list[list]) -> None:
 
 
 def processes_needed(a: dict, b: dict, base: dict, reps: int = 20) -> None:
-    pooled = {k: [math.exp(x) for x in a.get(k, []) + b.get(k, [])] for k in a.keys() | b.keys()}
+    # in sorted order: a set's order changes with PYTHONHASHSEED, and with it which draws each cell gets
+    pooled = {k: [math.exp(x) for x in a.get(k, []) + b.get(k, [])] for k in sorted(a.keys() | b.keys())}
     by_base = {(k[0], k[1], k[3], k[4]): k for k in pooled}
     rows = [(k, by_base[base[k]]) for k in pooled if base.get(k) in by_base and len(pooled[k]) >= 4]
     rng = random.Random(1)
 
-    def draw(k: str, n: int) -> float:
+    def draw(k: tuple, n: int) -> float:
         return st.mean(rng.choice(pooled[k]) for _ in range(n))
 
     print("4. agreement within +-5% of net times, both runs redrawn with n processes per cell")

@@ -47,14 +47,10 @@ def _store(path: Path, drift_pct: float) -> sqlite3.Connection:
     return db
 
 
-def _cells(db, run):
-    return pair_study.load(db, run)  # one store row per (cell, round) here: per_cell merges them by key
-
-
 def test_a_pair_that_differs_only_by_process_noise_has_run_effects_near_one(tmp_path, capsys):
     db = _store(tmp_path / "s.db", drift_pct=0.0)
-    pa, _ = _cells(db, "A")
-    pb, _ = _cells(db, "B")
+    pa, _ = pair_study.load(db, "A")
+    pb, _ = pair_study.load(db, "B")
     pair_study.run_effects(pair_study.per_cell(pa), pair_study.per_cell(pb))
     line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.strip().startswith("all"))
     ratio = float(line.split()[-1])
@@ -63,8 +59,8 @@ def test_a_pair_that_differs_only_by_process_noise_has_run_effects_near_one(tmp_
 
 def test_a_drift_common_to_all_cells_shows_in_the_bins_and_its_correction_narrows_b_over_a(tmp_path, capsys):
     db = _store(tmp_path / "s.db", drift_pct=6.0)
-    pa, _ = _cells(db, "A")
-    pb, _ = _cells(db, "B")
+    pa, _ = pair_study.load(db, "A")
+    pb, _ = pair_study.load(db, "B")
     pair_study.drift("B", pb, bin_s=30.0)
     out = capsys.readouterr().out
     bins = [float(x) for x in out.splitlines()[1].split()[1:]]
