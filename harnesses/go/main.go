@@ -782,13 +782,18 @@ func cmdRun(argv []string) int {
 	}
 	if *o.alloc {
 		// protocol step 6, after the samples: ReadMemStats stops the world, so never inside them
-		a, bytes, err := measure.Allocs(op)
+		n := measure.AllocIterations
+		if len(samples) > 0 {
+			last := samples[len(samples)-1]
+			n = measure.AllocCount(last.WallNs / max(last.Iterations, 1))
+		}
+		a, bytes, err := measure.Allocs(op, n)
 		if err != nil {
 			out.row("error", map[string]any{"reason": err.Error()})
 			return exitRejected
 		}
 		out.row("alloc", map[string]any{"allocs_per_op": a, "alloc_bytes_per_op": bytes,
-			"method": fmt.Sprintf("runtime.ReadMemStats Mallocs/TotalAlloc deltas, mean of %d ops after 1 warm-up (as go test -benchmem); decode rows include the 1 input copy per op", measure.AllocIterations)})
+			"method": fmt.Sprintf("runtime.ReadMemStats Mallocs/TotalAlloc deltas, mean of %d ops after 1 warm-up (as go test -benchmem; up to %d, as many as fit %d ms); decode rows include the 1 input copy per op", n, measure.AllocIterations, measure.AllocBudgetNs/1_000_000)})
 	}
 	return exitOK
 }

@@ -68,3 +68,23 @@ def test_an_interrupted_probe_build_leaves_no_probe_and_resumes_where_it_stopped
     h.fail_on, h.builds = None, []
     h._build_size_probes()
     assert h.builds == ["rkyv"]
+
+
+def test_the_python_harness_byte_compiles_its_modules_even_where_python_writes_no_bytecode(tmp_path, monkeypatch):
+    """Where PYTHONDONTWRITEBYTECODE is set no harness process caches its compiled modules, so the
+    build writes them (harnesses/python.py, `_compile`); a module that does not compile fails the build."""
+    from serbench.harnesses.python import PythonHarness
+
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    own = tmp_path / "harnesses" / "python" / "serbench_py"
+    orch = tmp_path / "orchestrator" / "src" / "serbench"
+    for d in (own, orch):
+        d.mkdir(parents=True)
+        (d / "m.py").write_text("X = 1\n")
+    PythonHarness(tmp_path)._compile()
+    tag = sys.implementation.cache_tag
+    assert (own / "__pycache__" / f"m.{tag}.pyc").is_file()
+    assert (orch / "__pycache__" / f"m.{tag}.pyc").is_file()
+    (own / "broken.py").write_text("def (:\n")
+    with pytest.raises(HarnessError, match="cannot byte-compile"):
+        PythonHarness(tmp_path)._compile()

@@ -536,12 +536,23 @@ static int cmd_run(const BenchInfo& b, const Args& a) {
   return kRejected;
 }
 
+// How many operations the allocation pass counts for an operation of about op_ns (0: unknown): as
+// many as fit 50 ms, from 2 to 8. The interposed counts are exact, so a slow operation needs few:
+// nine 70 ms operations of a size-5 document made the pass 630 ms of the cell's first process,
+// longer than its samples.
+static int alloc_count(long long op_ns) {
+  const long long most = 8, least = 2, budget_ns = 50000000;
+  if (op_ns <= 0) return static_cast<int>(most);
+  return static_cast<int>(std::min(most, std::max(least, budget_ns / op_ns)));
+}
+
 // The check, then the fixed-count loop, or calibration, samples and (--alloc) the allocation pass
 // (protocol.md, `run` steps 2 to 6 and 9).
 static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, long long min_samples,
                    long long iterations) {
   const BenchInfo& b = *c.info;
   std::string err;
+  long long op_ns = 0;  // one operation's time in the last sample: sizes the allocation pass
   // --output-file (write and typed-encode): the bytes the check's encode produced, written even under
   // --no-check (then without a check row), as the orchestrator keeps them for their compressed sizes.
   const bool want_output = a.has("--output-file") && (c.write() || c.test == "typed-encode");
@@ -617,6 +628,7 @@ static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, lo
       const long long t1 = now_ns(CLOCK_MONOTONIC), c1 = now_ns(CLOCK_THREAD_CPUTIME_ID);
       samples.push_back({t1 - t0, c1 - c0});
     }
+    if (!samples.empty()) op_ns = samples.back()[0] / batch;
     // Rows are written after sampling so file I/O never lands inside a sample.
     for (const auto& s : samples) {
       J r = kind("sample");
@@ -629,9 +641,9 @@ static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, lo
   if (a.has("--alloc")) {
     // Step 6, after the samples (counting is off while they are timed): one warm-up op (first-use
     // allocations such as lazily built tables are not per-op costs), then count every malloc-family
-    // call over a few ops.
+    // call over a few ops (alloc_count).
     if (!c.once(err)) goto fail;
-    const int n = 8;
+    const int n = alloc_count(op_ns);
     g_alloc.calls = g_alloc.bytes = 0;
     g_alloc.enabled = true;
     bool ok = true;

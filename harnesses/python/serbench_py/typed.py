@@ -116,58 +116,98 @@ NATIVE = {"product": Product, "trade": Trade, "point": Point, "inner": Inner, "n
 # --- loading and validating a typed dataset ----------------------------------------------------------
 
 
-_SCALAR_TYPES = {"f32": float, "f64": float, "bool": bool, "string": str}
+def _utf8(v: str) -> bool:
+    """True unless the text holds a lone surrogate (a JSON escape can make one): no UTF-8 string."""
+    if v.isascii():
+        return True
+    try:
+        v.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
-def _check(v, t, where: str, depth: int) -> None:
-    """Raises TypedInputError unless v is a value of field type t (FIELDS notation)."""
-    if isinstance(t, str):
-        if t in INT_RANGES:
-            lo, hi = INT_RANGES[t]
-            good = type(v) is int and lo <= v <= hi
-        elif t == "enum":
-            good = v in ("Buy", "Sell")
-        else:
-            good = type(v) is _SCALAR_TYPES[t]
-            if good and t in ("f32", "f64"):
-                good = math.isfinite(v)  # json.loads reads 1e999 as infinity
-            elif good and t == "string" and not v.isascii():
-                try:
-                    v.encode("utf-8")
-                except UnicodeEncodeError:  # a lone surrogate from a JSON escape: no UTF-8 string
-                    good = False
-        if not good:
-            raise TypedInputError(f"{where}: {v!r} is not a {t}")
+def _int_ok(lo: int, hi: int):
+    return lambda v: type(v) is int and lo <= v <= hi
+
+
+#: scalar field type -> whether a value is one (json.loads reads 1e999 as infinity: refused here)
+_SCALAR_OK = {
+    **{t: _int_ok(lo, hi) for t, (lo, hi) in INT_RANGES.items()},
+    "f32": lambda v: type(v) is float and math.isfinite(v),
+    "f64": lambda v: type(v) is float and math.isfinite(v),
+    "bool": lambda v: type(v) is bool,
+    "string": lambda v: type(v) is str and _utf8(v),
+    "enum": lambda v: type(v) is str and v in ("Buy", "Sell"),
+}
+
+
+class _Bad(Exception):
+    """A value that is not of its field's type: the reason, and the path to it, innermost segment
+    first (each level adds its own on the way out, so a valid file formats no path at all: building
+    the path of every value took most of the load of `product` in every process)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason, self.path = reason, []
+
+    def at(self, segment: str) -> _Bad:
+        self.path.append(segment)
+        return self
+
+
+def _check(v, t, depth: int) -> None:
+    """Raises _Bad unless v is a value of field type t (FIELDS notation)."""
+    if type(t) is str:
+        if not _SCALAR_OK[t](v):
+            raise _Bad(f"{v!r} is not a {t}")
         return
     kind = t[0]
     if kind == "list":
         if type(v) is not list:
-            raise TypedInputError(f"{where}: not an array")
+            raise _Bad("not an array")
+        sub = t[1]
+        if type(sub) is str:
+            ok = _SCALAR_OK[sub]
+            for i, x in enumerate(v):
+                if not ok(x):
+                    raise _Bad(f"{x!r} is not a {sub}").at(f"[{i}]")
+            return
         for i, x in enumerate(v):
-            _check(x, t[1], f"{where}[{i}]", depth)
+            try:
+                _check(x, sub, depth)
+            except _Bad as e:
+                raise e.at(f"[{i}]") from None
     elif kind == "map":
         if type(v) is not dict:
-            raise TypedInputError(f"{where}: not a map")
+            raise _Bad("not a map")
         for k, x in v.items():
-            _check(k, "string", f"{where} key", depth)
-            _check(x, t[2], f"{where}[{k!r}]", depth)
+            if not _SCALAR_OK["string"](k):
+                raise _Bad(f"{k!r} is not a string").at(" key")
+            try:
+                _check(x, t[2], depth)
+            except _Bad as e:
+                raise e.at(f"[{k!r}]") from None
     elif kind == "optional":
         if v is not None:
-            _check(v, t[1], where, depth)
+            _check(v, t[1], depth)
     else:
-        _check_struct(v, t[1], where, depth + 1)
+        _check_struct(v, t[1], depth + 1)
 
 
-def _check_struct(v, struct: str, where: str, depth: int) -> None:
+def _check_struct(v, struct: str, depth: int) -> None:
     if depth > MAX_DEPTH:
-        raise TypedInputError(f"{where}: records nested deeper than {MAX_DEPTH} (a limit of the harness)")
+        raise _Bad(f"records nested deeper than {MAX_DEPTH} (a limit of the harness)")
     fields = FIELDS[struct]
     if type(v) is not dict or len(v) != len(fields):
-        raise TypedInputError(f"{where}: not a {struct} record (a map of its {len(fields)} fields)")
+        raise _Bad(f"not a {struct} record (a map of its {len(fields)} fields)")
     for name, t in fields:
         if name not in v:
-            raise TypedInputError(f"{where}: no field {name!r}")
-        _check(v[name], t, f"{where}.{name}", depth)
+            raise _Bad(f"no field {name!r}")
+        try:
+            _check(v[name], t, depth)
+        except _Bad as e:
+            raise e.at(f".{name}") from None
 
 
 def _no_constant(name: str):
@@ -190,7 +230,10 @@ def load(data: bytes) -> tuple[str, list[dict]]:
     if type(records) is not list:
         raise TypedInputError("records: not an array")
     for i, r in enumerate(records):
-        _check_struct(r, schema, f"records[{i}]", 0)
+        try:
+            _check_struct(r, schema, 0)
+        except _Bad as e:
+            raise TypedInputError(f"records[{i}]{''.join(reversed(e.path))}: {e.reason}") from None
     return schema, records
 
 

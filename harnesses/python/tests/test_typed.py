@@ -217,6 +217,29 @@ def test_a_file_that_is_not_a_typed_dataset_exits_6(tmp_path, capsys, doc):
     assert "error" in json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (lambda r: r["children"][0]["u16s"].__setitem__(1, 70000), "records[0].children[0].u16s[1]: 70000 is not a u16"),
+        (lambda r: r["inner"]["point"].__setitem__("x", 1), "records[0].inner.point.x: 1 is not a f64"),
+        (lambda r: r["counts"].__setitem__("k\ud800", 1), "records[0].counts key: 'k\\ud800' is not a string"),
+        (lambda r: r["counts"].__setitem__("k", "1"), "records[0].counts['k']: '1' is not a i64"),
+        (lambda r: r["children"][0].pop("flag"), "records[0].children[0]: not a nested record (a map of its 28 fields)"),
+        (lambda r: r.__setitem__("note", 5), "records[0].note: 5 is not a string"),
+    ],
+    ids=["list-item", "struct-field", "map-key", "map-value", "missing-field", "optional"],
+)
+def test_a_value_of_the_wrong_type_is_named_by_its_path(datasets, change, message):
+    """The loader builds no path while a file is valid (it was most of the load of `product`), and
+    the full path when a value is wrong."""
+    records = json.loads(datasets["nested"][0].read_bytes())["records"]
+    rec = next(r for r in records if r["children"] and r["children"][0]["u16s"][1:])
+    change(rec)
+    with pytest.raises(typed.TypedInputError) as e:
+        typed.load(json.dumps({"schema": "nested", "records": [rec]}).encode())  # keeps a lone surrogate
+    assert str(e.value) == message
+
+
 def test_records_nested_beyond_the_harness_limit_exit_6(datasets, tmp_path, capsys):
     rec = json.loads(datasets["nested"][0].read_bytes())["records"][0]
     rec["children"] = []

@@ -104,17 +104,34 @@ func Fixed(op Op, n uint64) error {
 	return batch(op, n)
 }
 
-// AllocIterations is how many operations the allocation pass counts over.
-const AllocIterations = 20
+// AllocIterations is the most operations the allocation pass counts over, and AllocBudgetNs the
+// time it may spend on them: a slow operation is counted over fewer (at least AllocMinIterations).
+// Twenty 70 ms operations of a size-5 document made the allocation pass a second and a half of the
+// cell's first process, longer than its samples, for a count that a few hundred thousand
+// allocations per operation already make exact to a fraction of a percent.
+const (
+	AllocIterations    = 20
+	AllocMinIterations = 2
+	AllocBudgetNs      = 50_000_000
+)
 
-// Allocs is the separate allocation pass: runtime.ReadMemStats around AllocIterations operations,
-// as `go test -benchmem` counts them. Go has a garbage-collected runtime with no allocator hook a
-// program can install, so the counts are the runtime's own (Mallocs: heap objects allocated;
-// TotalAlloc: bytes), whose deltas stay exact whatever the collector frees meanwhile; the mean over
-// many operations hides the few allocations the runtime itself makes (ReadMemStats stops the world,
-// so it is never inside a timed loop). One warm-up operation first, so one-time set-up (a
-// library's cached codec for a type, a pool's first buffer) is not counted.
-func Allocs(op Op) (allocsPerOp, bytesPerOp float64, err error) {
+// AllocCount is how many operations the allocation pass counts for an operation of about opNs
+// (from the samples): as many as fit AllocBudgetNs, within [AllocMinIterations, AllocIterations].
+func AllocCount(opNs uint64) int {
+	if opNs == 0 {
+		return AllocIterations
+	}
+	return int(min(max(AllocBudgetNs/opNs, AllocMinIterations), AllocIterations))
+}
+
+// Allocs is the separate allocation pass: runtime.ReadMemStats around n operations, as `go test
+// -benchmem` counts them. Go has a garbage-collected runtime with no allocator hook a program can
+// install, so the counts are the runtime's own (Mallocs: heap objects allocated; TotalAlloc: bytes),
+// whose deltas stay exact whatever the collector frees meanwhile; the mean over several operations
+// hides the few allocations the runtime itself makes (ReadMemStats stops the world, so it is never
+// inside a timed loop). One warm-up operation first, so one-time set-up (a library's cached codec
+// for a type, a pool's first buffer) is not counted.
+func Allocs(op Op, n int) (allocsPerOp, bytesPerOp float64, err error) {
 	if _, err = op(); err != nil {
 		return 0, 0, err
 	}
@@ -122,7 +139,7 @@ func Allocs(op Op) (allocsPerOp, bytesPerOp float64, err error) {
 	runtime.GC()
 	runtime.ReadMemStats(&m0)
 	var acc uint64
-	for i := 0; i < AllocIterations; i++ {
+	for i := 0; i < n; i++ {
 		h, e := op()
 		if e != nil {
 			return 0, 0, e
@@ -131,8 +148,7 @@ func Allocs(op Op) (allocsPerOp, bytesPerOp float64, err error) {
 	}
 	runtime.ReadMemStats(&m1)
 	Sink += acc
-	n := float64(AllocIterations)
-	return float64(m1.Mallocs-m0.Mallocs) / n, float64(m1.TotalAlloc-m0.TotalAlloc) / n, nil
+	return float64(m1.Mallocs-m0.Mallocs) / float64(n), float64(m1.TotalAlloc-m0.TotalAlloc) / float64(n), nil
 }
 
 // Histogram is the log-bucketed latency histogram of the --latency pass (spec/protocol.md step 7):

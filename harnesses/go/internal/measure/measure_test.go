@@ -60,3 +60,38 @@ func TestRunCalibratesToTheTargetAndTakesTheMinimumSamples(t *testing.T) {
 		}
 	}
 }
+
+func TestAllocCountFitsTheBudgetWithinItsBounds(t *testing.T) {
+	cases := []struct {
+		opNs uint64
+		want int
+	}{
+		{0, AllocIterations},                     // unknown cost: the full count
+		{1_000, AllocIterations},                 // fast: capped at the full count
+		{AllocBudgetNs / 5, 5},                   // five fit the budget
+		{70_000_000, AllocMinIterations},         // a size-5 decode: the minimum, not 20
+		{AllocBudgetNs * 10, AllocMinIterations}, // slower still: never below the minimum
+	}
+	for _, c := range cases {
+		if got := AllocCount(c.opNs); got != c.want {
+			t.Errorf("AllocCount(%d) = %d, want %d", c.opNs, got, c.want)
+		}
+	}
+}
+
+func TestAllocsRunsOneWarmUpAndNOperations(t *testing.T) {
+	calls := 0
+	var keep [][]byte
+	op := func() (uint64, error) {
+		calls++
+		keep = append(keep[:0], make([]byte, 4096))
+		return uint64(len(keep)), nil
+	}
+	allocs, bytes, err := Allocs(op, 3)
+	if err != nil || calls != 4 {
+		t.Fatalf("calls %d (want 1 warm-up + 3), err %v", calls, err)
+	}
+	if allocs < 1 || bytes < 4096 {
+		t.Errorf("allocs %.1f, bytes %.0f per op: the 4 KiB buffer of each op is not counted", allocs, bytes)
+	}
+}

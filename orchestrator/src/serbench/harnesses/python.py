@@ -34,15 +34,32 @@ class PythonHarness(Harness):
 
     def build(self) -> None:
         stamp = self.venv / ".lock-sha256"
-        if stamp.exists() and stamp.read_text() == self._lock_digest() and self.python.exists():
-            return
+        if not (stamp.exists() and stamp.read_text() == self._lock_digest() and self.python.exists()):
+            self._install()
+            stamp.write_text(self._lock_digest())
+        self._compile()
+
+    def _compile(self) -> None:
+        """Byte-compile the harness's own modules (and the orchestrator modules it imports) into
+        __pycache__, as pip does for the libraries it installs. Where PYTHONDONTWRITEBYTECODE is set
+        (it is on the reference machine) no process writes them, so every harness process compiled
+        about a dozen modules from source: 16 ms of a 115 ms typed process (`python -v` shows "code
+        object from" the .py; cProfile, `builtins.compile`). py_compile writes whatever that setting
+        says; a stale file is never used (the import system checks the source's mtime and size), and
+        an up-to-date one is skipped, so this costs milliseconds on every build."""
+        import compileall
+
+        for d in (self.dir / "serbench_py", self.root / "orchestrator" / "src" / "serbench"):
+            if not compileall.compile_dir(str(d), quiet=2):
+                raise HarnessError(f"cannot byte-compile {d}")
+
+    def _install(self) -> None:
         # The harness venv uses the same interpreter as the orchestrator, so results name one runtime.
         self._run_step([sys.executable, "-m", "venv", "--clear", str(self.venv)], "creating the venv")
         self._run_step(
             [str(self.python), "-m", "pip", "install", "--disable-pip-version-check", "-q", "-r", "requirements.lock"],
             "pip install -r harnesses/python/requirements.lock",
         )
-        stamp.write_text(self._lock_digest())
 
     def command(self) -> list[str]:
         if not self.python.exists():
