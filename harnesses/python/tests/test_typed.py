@@ -220,11 +220,17 @@ def test_a_file_that_is_not_a_typed_dataset_exits_6(tmp_path, capsys, doc):
 @pytest.mark.parametrize(
     "change,message",
     [
-        (lambda r: r["children"][0]["u16s"].__setitem__(1, 70000), "records[0].children[0].u16s[1]: 70000 is not a u16"),
+        (
+            lambda r: r["children"][0]["u16s"].__setitem__(1, 70000),
+            "records[0].children[0].u16s[1]: 70000 is not a u16",
+        ),
         (lambda r: r["inner"]["point"].__setitem__("x", 1), "records[0].inner.point.x: 1 is not a f64"),
         (lambda r: r["counts"].__setitem__("k\ud800", 1), "records[0].counts key: 'k\\ud800' is not a string"),
         (lambda r: r["counts"].__setitem__("k", "1"), "records[0].counts['k']: '1' is not a i64"),
-        (lambda r: r["children"][0].pop("flag"), "records[0].children[0]: not a nested record (a map of its 28 fields)"),
+        (
+            lambda r: r["children"][0].pop("flag"),
+            "records[0].children[0]: not a nested record (a map of its 28 fields)",
+        ),
         (lambda r: r.__setitem__("note", 5), "records[0].note: 5 is not a string"),
     ],
     ids=["list-item", "struct-field", "map-key", "map-value", "missing-field", "optional"],
