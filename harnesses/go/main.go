@@ -782,11 +782,12 @@ func cmdRun(argv []string) int {
 	}
 	if *o.alloc {
 		// protocol step 6, after the samples: ReadMemStats stops the world, so never inside them
-		n := measure.AllocIterations
+		var opNs uint64 // one operation's time in the last sample (0, unknown: the full count)
 		if len(samples) > 0 {
 			last := samples[len(samples)-1]
-			n = measure.AllocCount(last.WallNs / max(last.Iterations, 1))
+			opNs = last.WallNs / max(last.Iterations, 1)
 		}
+		n := measure.AllocCount(opNs)
 		a, bytes, err := measure.Allocs(op, n)
 		if err != nil {
 			out.row("error", map[string]any{"reason": err.Error()})

@@ -131,11 +131,15 @@ def _int_ok(lo: int, hi: int):
     return lambda v: type(v) is int and lo <= v <= hi
 
 
-#: scalar field type -> whether a value is one (json.loads reads 1e999 as infinity: refused here)
+def _finite_float(v) -> bool:
+    return type(v) is float and math.isfinite(v)  # json.loads reads 1e999 as infinity: refused here
+
+
+#: scalar field type -> whether a value is one
 _SCALAR_OK = {
     **{t: _int_ok(lo, hi) for t, (lo, hi) in INT_RANGES.items()},
-    "f32": lambda v: type(v) is float and math.isfinite(v),
-    "f64": lambda v: type(v) is float and math.isfinite(v),
+    "f32": _finite_float,
+    "f64": _finite_float,
     "bool": lambda v: type(v) is bool,
     "string": lambda v: type(v) is str and _utf8(v),
     "enum": lambda v: type(v) is str and v in ("Buy", "Sell"),
