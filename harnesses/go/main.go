@@ -72,7 +72,7 @@ func main() {
 
 func usage(msg string) int {
 	fmt.Fprintf(os.Stderr, "serbench-go: %s\n", msg)
-	fmt.Fprintln(os.Stderr, "usage: serbench-go list | run --bench ID --test T --format F --file P --expect-hash H --results P [--budget-ms N] [--min-samples N] [--alloc] [--latency] [--no-check] [--output-file P] [--seed N] [--iterations N] | verify --bench ID --test T --format F --file P | selftest --vectors DIR | size-probes")
+	fmt.Fprintln(os.Stderr, "usage: serbench-go list | run --bench ID --test T --format F --file P --expect-hash H --results P [--budget-ms N] [--min-samples N] [--alloc] [--latency] [--no-check] [--output-file P] [--seed N] [--iterations N] [--hold] | verify --bench ID --test T --format F --file P | selftest --vectors DIR | size-probes")
 	return exitUsage
 }
 
@@ -607,7 +607,7 @@ type options struct {
 	bench, test, format, file         *string
 	expect, results, output           *string
 	budgetMs, minSamples, seed, iters *uint64
-	alloc, latency, noCheck           *bool
+	alloc, latency, noCheck, hold     *bool
 }
 
 // decimal is a flag value read in base 10 only: flag.Uint64 reads "0401" as octal, and the
@@ -654,6 +654,7 @@ func parse(argv []string, withRun bool) (*options, error) {
 		o.alloc = o.fs.Bool("alloc", false, "")
 		o.latency = o.fs.Bool("latency", false, "")
 		o.noCheck = o.fs.Bool("no-check", false, "")
+		o.hold = o.fs.Bool("hold", false, "")
 	}
 	if err := o.fs.Parse(argv); err != nil {
 		return nil, err
@@ -758,20 +759,45 @@ func cmdRun(argv []string) int {
 			out.row("check", row)
 		}
 	}
+	// everything the timed part needs is prepared before the hold (protocol step 10)
+	var timed func() int
 	if *o.latency {
-		return runLatency(b, c, *o.test, *o.budgetMs, !*o.noCheck, out)
-	}
-	out.row("info", map[string]any{"measures": measuresOf(b, *o.test), "runtime": runtimeInfo(), "cpu_ns_note": "null: Go's collector and scheduler run on other threads, so one thread's CPU time is not the operation's"})
-	op := c.op()
-	if *o.iters > 0 {
-		if err := measure.Fixed(op, *o.iters); err != nil {
-			out.row("error", map[string]any{"reason": err.Error()})
-			return exitRejected
+		if timed, code = prepareLatency(b, c, *o.test, *o.budgetMs, !*o.noCheck, out); timed == nil {
+			return code
 		}
-		out.row("sample", map[string]any{"iterations": *o.iters, "wall_ns": 0, "cpu_ns": nil})
-		return exitOK
+	} else {
+		out.row("info", map[string]any{"measures": measuresOf(b, *o.test), "runtime": runtimeInfo(), "cpu_ns_note": "null: Go's collector and scheduler run on other threads, so one thread's CPU time is not the operation's"})
+		op := c.op()
+		if *o.iters > 0 {
+			// protocol step 9 (--hold has no effect here)
+			if err := measure.Fixed(op, *o.iters); err != nil {
+				out.row("error", map[string]any{"reason": err.Error()})
+				return exitRejected
+			}
+			out.row("sample", map[string]any{"iterations": *o.iters, "wall_ns": 0, "cpu_ns": nil})
+			return exitOK
+		}
+		timed = func() int { return runSamples(op, *o.budgetMs, *o.minSamples, *o.alloc, out) }
 	}
-	samples, batch, cal, err := measure.Run(op, *o.budgetMs*1_000_000, int(*o.minSamples))
+	if *o.hold && *o.iters == 0 {
+		hold(os.Stdin)
+	}
+	return timed()
+}
+
+// hold is `run --hold` (protocol step 10): it waits until one byte arrives on in or in reaches its
+// end, then returns. The orchestrator starts the next process of a pass held on a core of its own,
+// moves it to the harness core when the one before exits and then writes the byte; nothing is
+// timed before that. A read error means the same as the end: go on.
+func hold(in io.Reader) {
+	var one [1]byte
+	_, _ = io.ReadFull(in, one[:])
+}
+
+// runSamples is protocol steps 3, 4 and 6: calibration (the warm-up), the samples, then with
+// alloc the allocation pass.
+func runSamples(op measure.Op, budgetMs, minSamples uint64, alloc bool, out *results) int {
+	samples, batch, cal, err := measure.Run(op, budgetMs*1_000_000, int(minSamples))
 	if err != nil {
 		out.row("error", map[string]any{"reason": err.Error()})
 		return exitRejected
@@ -780,7 +806,7 @@ func cmdRun(argv []string) int {
 	for _, s := range samples {
 		out.row("sample", map[string]any{"iterations": s.Iterations, "wall_ns": s.WallNs, "cpu_ns": nil})
 	}
-	if *o.alloc {
+	if alloc {
 		// protocol step 6, after the samples: ReadMemStats stops the world, so never inside them
 		var opNs uint64 // one operation's time in the last sample (0, unknown: the full count)
 		if len(samples) > 0 {
@@ -799,13 +825,15 @@ func cmdRun(argv []string) int {
 	return exitOK
 }
 
-// runLatency is `run --latency` (protocol step 7): one record at a time, each operation timed
-// into the log-bucketed histogram; writes one `latency` row.
-func runLatency(b *adapters.Bench, c *cell, test string, budgetMs uint64, verify bool, out *results) int {
+// prepareLatency prepares `run --latency` (protocol step 7): the one-record codec, every record's
+// encoding and, with verify, each record's round trip. It returns the timed part, which encodes or
+// decodes one record at a time, each operation timed into the log-bucketed histogram, and writes
+// one `latency` row; or nil and the exit code when the cell fails before that.
+func prepareLatency(b *adapters.Bench, c *cell, test string, budgetMs uint64, verify bool, out *results) (func() int, int) {
 	n := c.records.Len()
 	if n == 0 {
 		out.row("error", map[string]any{"reason": "the dataset has no records (a typed dataset for --latency needs one)"})
-		return exitInput
+		return nil, exitInput
 	}
 	codec, err := adapters.Lib(func() (*adapters.OneCodec, error) { return b.Typed.One(c.format, c.records) })
 	wires := make([][]byte, n)
@@ -814,7 +842,7 @@ func runLatency(b *adapters.Bench, c *cell, test string, budgetMs uint64, verify
 	}
 	if err != nil {
 		out.row("error", map[string]any{"reason": err.Error()})
-		return exitRejected
+		return nil, exitRejected
 	}
 	if verify {
 		// every record round-trips on its own (outside the timed pass)
@@ -824,12 +852,12 @@ func runLatency(b *adapters.Bench, c *cell, test string, budgetMs uint64, verify
 			h, err := adapters.Lib(func() (uint64, error) { return codec.Decode(in) })
 			if err != nil {
 				out.row("error", map[string]any{"reason": fmt.Sprintf("record %d: %v", i, err)})
-				return exitRejected
+				return nil, exitRejected
 			}
 			if h != want[i] {
 				got, exp := hash.Hex64(h), hash.Hex64(want[i])
 				out.row("check", map[string]any{"ok": false, "hash": got, "expected": exp, "reason": fmt.Sprintf("record %d: hash %s != %s", i, got, exp)})
-				return exitMismatch
+				return nil, exitMismatch
 			}
 		}
 	}
@@ -847,14 +875,16 @@ func runLatency(b *adapters.Bench, c *cell, test string, budgetMs uint64, verify
 	}
 	out.row("info", map[string]any{"measures": what, "runtime": runtimeInfo(), "records": n,
 		"histogram": "log buckets 2^k*(1+j/64), j<64; percentiles report the bucket's highest value (capped at max)"})
-	h, err := measure.Latency(op, n, budgetMs*1_000_000, 100_000)
-	if err != nil {
-		out.row("error", map[string]any{"reason": err.Error()})
-		return exitRejected
-	}
-	out.row("latency", map[string]any{"count": h.Count(), "p50_ns": h.Percentile(0.5), "p99_ns": h.Percentile(0.99),
-		"p999_ns": h.Percentile(0.999), "p9999_ns": h.Percentile(0.9999), "max_ns": h.Max(), "buckets": h.Buckets()})
-	return exitOK
+	return func() int {
+		h, err := measure.Latency(op, n, budgetMs*1_000_000, 100_000)
+		if err != nil {
+			out.row("error", map[string]any{"reason": err.Error()})
+			return exitRejected
+		}
+		out.row("latency", map[string]any{"count": h.Count(), "p50_ns": h.Percentile(0.5), "p99_ns": h.Percentile(0.99),
+			"p999_ns": h.Percentile(0.999), "p9999_ns": h.Percentile(0.9999), "max_ns": h.Max(), "buckets": h.Buckets()})
+		return exitOK
+	}, exitOK
 }
 
 // --- verify --------------------------------------------------------------------------------------

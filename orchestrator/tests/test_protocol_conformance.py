@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 
 import jsonschema
 import pytest
@@ -114,6 +115,35 @@ def test_alloc_pass_follows_the_samples_with_one_alloc_row(harness, listing, tmp
     )
     alloc = rows[kinds.index("alloc")]
     assert alloc["alloc_bytes_per_op"] is None or alloc["alloc_bytes_per_op"] >= 0
+
+
+def test_run_hold_times_nothing_until_one_byte_arrives_on_stdin(harness, listing, tmp_path):
+    """spec/protocol.md step 10: checked and prepared, then held; the orchestrator's byte lets it time."""
+    b, fmt = _first_cell(listing)
+    v = _vector("all-types")
+    results = tmp_path / "held.jsonl"
+    argv = ["run", "--bench", b["id"], "--test", "tree", "--format", fmt, "--file", str(VECTORS / v["files"][fmt])]
+    argv += ["--expect-hash", v["hash"], "--results", str(results), "--budget-ms", "20", "--min-samples", "3"]
+    p = subprocess.Popen(harness.command() + argv + ["--hold"], stdin=subprocess.PIPE, env=harness.env())
+
+    def kinds() -> list[str]:
+        return [json.loads(x)["kind"] for x in results.read_text().splitlines()] if results.exists() else []
+
+    try:
+        deadline = time.monotonic() + 120  # a JVM starts in seconds
+        while "check" not in kinds():
+            assert p.poll() is None, "the held process ended before its check row"
+            assert time.monotonic() < deadline, "no check row"
+            time.sleep(0.02)
+        time.sleep(0.3)
+        assert p.poll() is None and "sample" not in kinds(), "it timed before the byte"
+        p.stdin.write(b"g")
+        p.stdin.close()
+        assert p.wait(timeout=120) == 0
+    finally:
+        p.kill()
+        p.wait()
+    assert kinds().count("sample") >= 3
 
 
 def test_a_wrong_expected_hash_exits_4_without_timing(harness, listing, tmp_path):

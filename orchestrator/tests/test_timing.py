@@ -8,7 +8,7 @@ import json
 import math
 import random
 import textwrap
-from itertools import combinations
+from itertools import combinations, pairwise
 from pathlib import Path
 
 import pytest
@@ -112,13 +112,15 @@ def test_full_modes_minimum_rounds_can_reach_a_holm_adjusted_verdict_over_800_ce
 
 NOISY = textwrap.dedent(
     """
-    import json, os, random, sys
+    import json, os, random, sys, time
     a = sys.argv[1:]
     opt = {a[i][2:]: a[i + 1] for i in range(1, len(a) - 1) if a[i].startswith("--")}
     bench = opt["bench"]
-    log = os.path.join(os.path.dirname(opt["file"]), "calls.jsonl")
-    with open(log, "a") as f:
-        f.write(json.dumps({"bench": bench, "alloc": "--alloc" in a, "cpus": sorted(os.sched_getaffinity(0))}) + "\\n")
+    call = {"bench": bench, "alloc": "--alloc" in a, "held": "--hold" in a, "t_start": time.monotonic()}
+    call["start_cpus"] = sorted(os.sched_getaffinity(0))
+    if "--hold" in a:
+        os.read(0, 1)
+    call["t_go"], call["cpus"] = time.monotonic(), sorted(os.sched_getaffinity(0))
     # a process's level: steady cells vary 0.1% between processes, noisy ones 5%
     spread = {"noisy": 0.05, "noisier": 0.10}.get(bench, 0.001)
     level = 1000 * (1 + random.gauss(0, spread))
@@ -128,6 +130,10 @@ NOISY = textwrap.dedent(
             row(kind="sample", iterations=10, wall_ns=int(10 * level), cpu_ns=None)
         if "--alloc" in a:
             row(kind="alloc", allocs_per_op=1, alloc_bytes_per_op=8, method="fake")
+    time.sleep(float(os.environ.get("FAKE_MEASURE_S", "0")))
+    call["t_end"] = time.monotonic()
+    with open(os.path.join(os.path.dirname(opt["file"]), "calls.jsonl"), "a") as f:
+        f.write(json.dumps(call) + "\\n")
     """
 )
 
@@ -271,6 +277,27 @@ def test_harness_processes_run_on_the_harness_core_only(tmp_path):
     mode = runner.Mode("test", rounds=2, budget_ms=1, min_samples=1, timeout_s=20, n_boot=20)
     runner.run_cells(store, "r", cells, mode, seed=1, progress=lambda *a: None, pin=pin)
     assert {tuple(c["cpus"]) for c in _calls(tmp_path)} == {(pin.harness_cpu,)}
+
+
+@pytest.mark.skipif(len(pinning.os.sched_getaffinity(0)) < 2, reason="needs two CPUs")
+@pytest.mark.parametrize("prestart", [True, False])
+def test_prestarted_processes_start_on_the_orchestrators_core_and_time_one_at_a_time_on_the_harness_core(
+    tmp_path, monkeypatch, prestart
+):
+    monkeypatch.setenv("FAKE_MEASURE_S", "0.3")  # long enough for the next process to start meanwhile
+    cells, store = _setup(tmp_path, ["steady", "noisy", "noisier"])
+    pin = pinning.choose(True)
+    mode = runner.Mode("test", rounds=2, budget_ms=1, min_samples=1, timeout_s=20, n_boot=20)
+    runner.run_cells(store, "r", cells, mode, seed=1, progress=lambda *a: None, pin=pin, prestart=prestart)
+    calls = sorted(_calls(tmp_path), key=lambda c: c["t_go"])
+    assert len(calls) == 6 and {tuple(c["cpus"]) for c in calls} == {(pin.harness_cpu,)}
+    # the first process of each pass of 3 starts when its turn comes; the others were held
+    assert [c["held"] for c in calls] == [False, prestart, prestart] * 2
+    assert all(c["start_cpus"] == [pin.orchestrator_cpu] for c in calls if c["held"])
+    for before, after in pairwise(calls):
+        assert after["t_go"] >= before["t_end"]  # never two processes timing at once
+        # prestarted: it was up while the one before it measured
+        assert (after["t_start"] < before["t_end"]) == (prestart and after["held"])
 
 
 # --- the command line ----------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 //   run / verify / selftest       -> as in protocol.md, for this benchmark only
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -263,12 +264,16 @@ struct Args {
 };
 
 static bool parse_args(int argc, char** argv, Args& a, std::string& err) {
-  static const char* flags[] = {"--alloc", "--no-check", "--latency", "--per-record"};
+  static const char* flags[] = {"--alloc", "--no-check", "--latency", "--per-record", "--hold"};
   static const char* valued[] = {"--bench",       "--test",    "--format",     "--file",
                                  "--expect-hash", "--results", "--budget-ms",  "--min-samples",
                                  "--seed",        "--vectors", "--iterations", "--output-file"};
   if (argc < 2) {
-    err = "usage: <describe|run|verify|selftest|wire> [options]";
+    err =
+        "usage: describe | run --bench ID --test T --format F --file P --expect-hash H --results P [--budget-ms N] "
+        "[--min-samples N] [--alloc] [--latency] [--no-check] [--output-file P] [--seed N] [--iterations N] [--hold] "
+        "| verify --bench ID --test T --format F --file P | selftest --vectors DIR | wire --format F --file P "
+        "--output-file P [--per-record]";
     return false;
   }
   a.cmd = argv[1];
@@ -390,9 +395,21 @@ class Histogram {
   }
 };
 
+// `run --hold` (protocol.md step 10): called once the check has passed (or was skipped) and the timed
+// loop has everything it needs, just before the first timed (or warm-up) operation. Blocks until one
+// byte arrives on standard input or it reaches end of file; any other result (an error, a closed
+// descriptor) goes on too, so a hold can never keep a process from measuring. The orchestrator
+// starts the next process of a pass held on its own core and writes the byte once it has moved it to
+// the harness core. read(2), not stdio, so that nothing beyond the one byte is consumed.
+static void hold() {
+  char byte;
+  while (read(STDIN_FILENO, &byte, 1) < 0 && errno == EINTR) {
+  }
+}
+
 // `run --latency` (protocol.md step 7, typed tests): every record alone, each operation timed into the
 // histogram, after checking (unless --no-check) that every record round-trips on its own.
-static int latency(Cell& c, Results& out, long long budget_ns, bool check) {
+static int latency(Cell& c, Results& out, long long budget_ns, bool check, bool held) {
   TypedCell& t = *c.typed;
   const size_t n = t.latency_records();
   std::string err;
@@ -424,11 +441,12 @@ static int latency(Cell& c, Results& out, long long budget_ns, bool check) {
   out.row(info);
   const uint64_t kMinOps = 100000;
   uint64_t h = 0;
+  Histogram hist;
+  if (held) hold();                 // step 10: before the warm-up, which then runs where the timing does
   for (size_t i = 0; i < n; i++) {  // warm-up pass, untimed
     if (!t.latency_once(i, h, err)) return fail(err, kRejected);
     g_sink = g_sink ^ h;
   }
-  Histogram hist;
   const long long start = now_ns(CLOCK_MONOTONIC);
   do {
     for (size_t i = 0; i < n; i++) {
@@ -546,8 +564,8 @@ static int alloc_count(long long op_ns) {
   return static_cast<int>(std::min(most, std::max(least, budget_ns / op_ns)));
 }
 
-// The check, then the fixed-count loop, or calibration, samples and (--alloc) the allocation pass
-// (protocol.md, `run` steps 2 to 6 and 9).
+// The check, then the fixed-count loop, or (after --hold's wait) calibration, samples and (--alloc) the
+// allocation pass (protocol.md, `run` steps 2 to 6, 9 and 10).
 static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, long long min_samples,
                    long long iterations) {
   const BenchInfo& b = *c.info;
@@ -582,7 +600,9 @@ static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, lo
       if (got != want) return kMismatch;
     }
   }
-  if (c.latency) return latency(c, out, budget_ns, !a.has("--no-check"));
+  // --hold (step 10) has no effect under --iterations (step 9): that path reads no clock.
+  const bool held = a.has("--hold") && iterations == 0;
+  if (c.latency) return latency(c, out, budget_ns, !a.has("--no-check"), held);
   J info = kind("info");
   info["measures"] = measures(b, c.test);
   info["input_bytes"] = c.data.size();
@@ -603,6 +623,7 @@ static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, lo
     return kOk;
   }
   {
+    if (held) hold();  // step 10: after the check and the info row, before calibration (the warm-up)
     // Calibrate: double the batch until one batch lasts max(1 ms, budget/50); this is the warm-up.
     const long long target = std::max(1000000LL, budget_ns / 50);
     const long long cal0 = now_ns(CLOCK_MONOTONIC);

@@ -316,6 +316,8 @@ def _measure(out: Results, op, arg, args) -> int:
             s = measure.fixed(op, arg, args.iterations)
             out.row("sample", iterations=s.iterations, wall_ns=s.wall_ns, cpu_ns=s.cpu_ns)
             return EXIT_OK
+        if args.hold:
+            measure.hold()
         samples, info = measure.sample(op, arg, args.budget_ms * 1_000_000, args.min_samples)
         out.row("info", **info)
         for s in samples:
@@ -385,7 +387,15 @@ def cmd_typed_run(benches, args) -> int:
     if args.latency:
         try:
             return typed.latency(
-                b, benches, args.test, args.format, data, args.budget_ms * 1_000_000, not args.no_check, out.row
+                b,
+                benches,
+                args.test,
+                args.format,
+                data,
+                args.budget_ms * 1_000_000,
+                not args.no_check,
+                out.row,
+                ready=measure.hold if args.hold else None,
             )
         except typed.Fail as e:
             out.row("error", reason=str(e))
@@ -502,6 +512,7 @@ def parser() -> argparse.ArgumentParser:
             s.add_argument("--output-file", help="typed-encode: write the library's output bytes here (step 8)")
             s.add_argument("--no-check", action="store_true", help="skip the hash check (done in an earlier round)")
             s.add_argument("--seed", type=int, default=0)
+            s.add_argument("--hold", action="store_true", help="read one byte of stdin before timing (step 10)")
             s.add_argument(
                 "--iterations", type=_positive, help="one warm-up, then exactly N iterations in one sample (step 9)"
             )

@@ -7,12 +7,23 @@ Clocks are parameters so that tests can drive the loop with a fake clock and get
 from __future__ import annotations
 
 import gc
+import os
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 MIN_BATCH_NS = 1_000_000  # a sample lasts at least 1 ms: perf_counter's resolution is far finer
+
+
+def hold(stdin_fd: int = 0) -> None:
+    """`run --hold` (protocol.md step 10): wait for one byte on standard input, or its end, before
+    anything is timed. The orchestrator sends it when this process has been moved to the harness
+    core; an error reading means the same as the end: go on."""
+    try:
+        os.read(stdin_fd, 1)
+    except OSError:
+        pass
 
 
 @dataclass(frozen=True)

@@ -502,9 +502,12 @@ class Cell:
         return document_hash(self.schema, models), out
 
 
-def latency(bench, benches: dict, test: str, fmt: str, data: bytes, budget_ns: int, verify: bool, row) -> int:
+def latency(
+    bench, benches: dict, test: str, fmt: str, data: bytes, budget_ns: int, verify: bool, row, ready=None
+) -> int:
     """`run --latency` (protocol.md step 7): one record at a time, each operation timed alone into the
     histogram; writes one `latency` row through `row(kind, **fields)` and returns the exit code.
+    `ready()`, when given, is called once everything is prepared, before the warm-up (`--hold`).
     Raises Fail."""
     import gc
     import time
@@ -543,6 +546,8 @@ def latency(bench, benches: dict, test: str, fmt: str, data: bytes, budget_ns: i
         histogram="log buckets 2^k*(1+j/64), j<64; percentiles report the bucket's highest value (capped at max)",
     )
     clock = time.perf_counter_ns
+    if ready is not None:
+        ready()
     for a in args:  # warm-up pass, untimed
         _lib(op, a)
     h = Histogram()

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import filecmp
 import json
+import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -350,3 +352,43 @@ def test_committed_generated_code_is_what_regen_schemas_makes(tmp_path):
     assert fbs == sorted(p.name for p in (committed / "typed_fbs").iterdir() if p.suffix == ".py")
     for name in fbs:
         assert filecmp.cmp(tmp_path / "typed_fbs" / name, committed / "typed_fbs" / name, shallow=False), name
+
+
+def _hold_argv(datasets, results: Path) -> list[str]:
+    path, expected = datasets["trade"]
+    argv = [sys.executable, "-m", "serbench_py", "run", "--bench", "msgspec-typed", "--test", "typed-decode"]
+    argv += ["--format", "json", "--file", str(path), "--expect-hash", expected, "--results", str(results)]
+    return argv + ["--budget-ms", "5", "--min-samples", "2", "--hold"]
+
+
+def _kinds(results: Path) -> list[str]:
+    return [json.loads(x)["kind"] for x in results.read_text().splitlines()] if results.exists() else []
+
+
+@pytest.mark.parametrize("extra", [[], ["--latency"]], ids=["samples", "latency"])
+def test_run_hold_times_nothing_until_a_byte_arrives_on_stdin(datasets, tmp_path, extra):
+    """protocol.md step 10: the check is written, then nothing until the orchestrator's byte."""
+    results = tmp_path / "r.jsonl"
+    env = {**os.environ, "PYTHONPATH": str(Path(cli.__file__).parents[1])}
+    p = subprocess.Popen(_hold_argv(datasets, results) + extra, stdin=subprocess.PIPE, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while "check" not in _kinds(results):
+            assert p.poll() is None and time.monotonic() < deadline
+            time.sleep(0.01)
+        time.sleep(0.3)
+        assert p.poll() is None and "sample" not in _kinds(results) and "latency" not in _kinds(results)
+        p.stdin.write(b"g")
+        p.stdin.close()
+        assert p.wait(timeout=60) == 0
+    finally:
+        p.kill()
+        p.wait()
+    assert ("latency" if extra else "sample") in _kinds(results)
+
+
+def test_run_hold_goes_on_when_stdin_is_at_its_end(datasets, tmp_path):
+    results = tmp_path / "r.jsonl"
+    env = {**os.environ, "PYTHONPATH": str(Path(cli.__file__).parents[1])}
+    res = subprocess.run(_hold_argv(datasets, results), stdin=subprocess.DEVNULL, env=env, timeout=60)
+    assert res.returncode == 0 and "sample" in _kinds(results)

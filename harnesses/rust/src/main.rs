@@ -7,7 +7,7 @@ use serbench_rust::{alloc, codesize, hash, measure};
 use serde_json::{json, Value as J};
 use std::collections::BTreeMap;
 use std::hint::black_box;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 
 #[global_allocator]
@@ -370,7 +370,7 @@ impl Args {
 
 fn usage(msg: &str) -> i32 {
     eprintln!("serbench-rust: {msg}");
-    eprintln!("usage: serbench-rust list | run --bench ID --test T --format F --file P --expect-hash H --results P [--budget-ms N] [--min-samples N] [--alloc] [--latency] [--no-check] [--output-file P] [--seed N] [--iterations N] | verify --bench ID --test T --format F --file P | selftest --vectors DIR | size-probes");
+    eprintln!("usage: serbench-rust list | run --bench ID --test T --format F --file P --expect-hash H --results P [--budget-ms N] [--min-samples N] [--alloc] [--latency] [--no-check] [--output-file P] [--seed N] [--iterations N] [--hold] | verify --bench ID --test T --format F --file P | selftest --vectors DIR | size-probes");
     EXIT_USAGE
 }
 
@@ -457,7 +457,17 @@ fn write_output(path: Option<&str>, bytes: Option<&[u8]>) -> Result<(), String> 
 
 /// `run --latency` (protocol step 7): one record at a time, each operation timed into the
 /// log-bucketed histogram; writes one `latency` row.
-fn run_latency(b: &Bench, test: &str, fmt: &str, data: &[u8], budget_ms: u64, verify: bool, out: &mut Results) -> i32 {
+#[allow(clippy::too_many_arguments)]
+fn run_latency(
+    b: &Bench,
+    test: &str,
+    fmt: &str,
+    data: &[u8],
+    budget_ms: u64,
+    verify: bool,
+    held: bool,
+    out: &mut Results,
+) -> i32 {
     if test != "typed-encode" && test != "typed-decode" {
         eprintln!("--latency applies to typed-encode and typed-decode only");
         return EXIT_UNSUPPORTED;
@@ -536,6 +546,9 @@ fn run_latency(b: &Bench, test: &str, fmt: &str, data: &[u8], budget_ms: u64, ve
             Ok(black_box(codec.hashes[i]))
         }),
     };
+    if held {
+        hold();
+    }
     match guarded(|| measure::latency(&mut *op, n, budget_ms * 1_000_000, 100_000)) {
         Err(e) => {
             out.row("error", json!({"reason": e}));
@@ -558,6 +571,21 @@ fn run_latency(b: &Bench, test: &str, fmt: &str, data: &[u8], budget_ms: u64, ve
 /// (the library's) may recurse once per level, which must not crash the harness after the check.
 fn keep(p: Prepared) -> std::mem::ManuallyDrop<Prepared> {
     std::mem::ManuallyDrop::new(p)
+}
+
+/// `run --hold` (spec/protocol.md `run` step 10): called once the check has passed (or was skipped)
+/// and the timed loop's operation is built, right before the first timed call (calibration, or the
+/// latency pass): waits until one byte arrives on standard input or it reaches end of file. The
+/// orchestrator writes the byte when the process before this one has exited and this one is on the
+/// harness core. An error (stdin closed or not readable) goes on as end of file does.
+fn hold() {
+    let mut byte = [0u8; 1];
+    loop {
+        match std::io::stdin().lock().read(&mut byte) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            _ => return,
+        }
+    }
 }
 
 struct Results(std::fs::File);
@@ -594,7 +622,7 @@ fn cmd_run(benches: &[Bench], argv: &[String]) -> i32 {
             "output-file",
             "iterations",
         ],
-        &["alloc", "no-check", "latency"],
+        &["alloc", "no-check", "latency", "hold"],
     ) {
         Ok(a) => a,
         Err(e) => return usage(&e),
@@ -665,8 +693,10 @@ fn cmd_run(benches: &[Bench], argv: &[String]) -> i32 {
             }
         }
     }
+    // step 10: under --iterations the flag has no effect (nothing is timed)
+    let held = a.flag("hold") && iterations == 0;
     if a.flag("latency") {
-        return run_latency(b, &test, &fmt, &data, budget_ms, !a.flag("no-check"), &mut out);
+        return run_latency(b, &test, &fmt, &data, budget_ms, !a.flag("no-check"), held, &mut out);
     }
     out.row("info", json!({"measures": measures(b, &test), "runtime": runtime()}));
     let mut op = timed_op(&prepared, &fmt, &data);
@@ -687,6 +717,9 @@ fn cmd_run(benches: &[Bench], argv: &[String]) -> i32 {
                 EXIT_OK
             }
         };
+    }
+    if held {
+        hold();
     }
     // typed rows' functions call their crate throughout, so they are guarded as a whole; schemaless
     // rows catch a panic at each library call (adapters::lib), so nothing more is caught here

@@ -1,8 +1,10 @@
 //! The protocol command line, end to end: selftest on ../../vectors, list, and a `run` smoke test
 //! that checks the results file.
 
-use std::path::PathBuf;
-use std::process::Command;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_serbench-rust");
 
@@ -170,5 +172,122 @@ fn run_iterations_writes_one_sample_of_exactly_n_iterations() {
     assert!(rows.iter().any(|r| r["kind"] == "check" && r["ok"] == true));
     assert_eq!(run(&["--iterations", "3", "--no-check"]), Some(0));
     assert_eq!(run(&["--iterations", "0"]), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The cells of the `--hold` tests, one per run path: schemaless (sampling), typed (sampling,
+/// guarded) and `--latency`; each with the row kind its timing writes. The typed file is
+/// trade-seed's one record, written into `dir` (the corpus is generated, not checked in).
+fn hold_cells(dir: &Path) -> Vec<(Vec<String>, &'static str)> {
+    let trade = dir.join("trade.json");
+    let json = concat!(
+        r#"{"schema":"trade","records":[{"price":1234.0,"flag":true,"text":"Hello World!","side":"Sell","#,
+        r#""small_int":123,"long_int":1234567890}]}"#
+    );
+    std::fs::write(&trade, json).unwrap();
+    let typed_hash =
+        format!("{:016x}", serbench_rust::typed::hash_all(&serbench_rust::typed::load(json.as_bytes()).unwrap()));
+    let cell = |bench: &str, test: &str, fmt: &str, file: &Path, hash: &str, extra: &[&str]| {
+        let mut v: Vec<String> = ["run", "--bench", bench, "--test", test, "--format", fmt, "--expect-hash", hash]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        v.extend(["--file".to_string(), file.to_str().unwrap().to_string()]);
+        v.extend(["--budget-ms", "5", "--min-samples", "3"].iter().chain(extra).map(|s| s.to_string()));
+        v
+    };
+    let all_types = vectors_dir().join("all-types.json");
+    vec![
+        (cell("serde_json", "tree", "json", &all_types, &vector_hash("all-types"), &[]), "sample"),
+        (cell("prost", "typed-decode", "protobuf", &trade, &typed_hash, &[]), "sample"),
+        (cell("prost", "typed-encode", "protobuf", &trade, &typed_hash, &["--latency"]), "latency"),
+    ]
+}
+
+fn spawn(args: &[String], results: &Path, stdin: Stdio) -> Child {
+    let _ = std::fs::remove_file(results);
+    Command::new(BIN).args(args).arg("--results").arg(results).stdin(stdin).spawn().unwrap()
+}
+
+fn kinds(results: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(results).unwrap_or_default();
+    // a line still being written is not counted
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .map(|r| r["kind"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+/// Waits for the process to exit, killing it after 60 s (a hold that never ends fails the test).
+fn exit_code(mut child: Child) -> Option<i32> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            return st.code();
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the harness did not exit within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn run_hold_waits_for_one_byte_on_stdin_after_the_check_and_before_timing() {
+    let dir = std::env::temp_dir().join(format!("serbench-rust-hold-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let results = dir.join("r.jsonl");
+    for (args, timed) in hold_cells(&dir) {
+        let mut child = spawn(&[args.clone(), vec!["--hold".into()]].concat(), &results, Stdio::piped());
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !kinds(&results).iter().any(|k| k == "check") {
+            assert!(child.try_wait().unwrap().is_none(), "{args:?} exited before the byte");
+            assert!(Instant::now() < deadline, "{args:?}: no check row within 60 s");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(child.try_wait().unwrap().is_none(), "{args:?} exited before the byte");
+        assert!(!kinds(&results).iter().any(|k| k == timed), "{args:?} timed before the byte: {:?}", kinds(&results));
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"g").unwrap();
+        assert_eq!(exit_code(child), Some(0), "{args:?}");
+        drop(stdin);
+        assert!(kinds(&results).iter().any(|k| k == timed), "{args:?}: {:?}", kinds(&results));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn run_hold_goes_on_at_end_of_stdin_and_never_reads_on_a_failed_check_or_under_iterations() {
+    let dir = std::env::temp_dir().join(format!("serbench-rust-hold-eof-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let results = dir.join("r.jsonl");
+    for (args, timed) in hold_cells(&dir) {
+        let hold = [args.clone(), vec!["--hold".into()]].concat();
+        // stdin closed at once (end of file): the run completes as without --hold
+        let mut child = spawn(&hold, &results, Stdio::piped());
+        drop(child.stdin.take());
+        assert_eq!(exit_code(child), Some(0), "{args:?}");
+        let k = kinds(&results);
+        assert!(k.iter().any(|x| x == "check") && k.iter().any(|x| x == timed), "{args:?}: {k:?}");
+        // the same with --no-check, stdin from /dev/null: the hold follows loading
+        let no_check = [hold.clone(), vec!["--no-check".into()]].concat();
+        assert_eq!(exit_code(spawn(&no_check, &results, Stdio::null())), Some(0), "{args:?}");
+        assert!(kinds(&results).iter().any(|k| k == timed), "{args:?}");
+        // a stdin left open that never gets a byte: a failing check exits 4 without reading it
+        let mut bad = hold.clone();
+        let at = bad.iter().position(|a| a == "--expect-hash").unwrap() + 1;
+        bad[at] = "0000000000000000".into();
+        let child = spawn(&bad, &results, Stdio::piped());
+        assert_eq!(exit_code(child), Some(4), "{args:?}");
+        assert!(!kinds(&results).iter().any(|k| k == timed), "{args:?}");
+    }
+    // under --iterations the flag has no effect: it never reads the open stdin
+    let (args, _) = hold_cells(&dir).remove(0);
+    let fixed = [args, vec!["--hold".into(), "--iterations".into(), "3".into()]].concat();
+    assert_eq!(exit_code(spawn(&fixed, &results, Stdio::piped())), Some(0));
+    assert_eq!(kinds(&results).iter().filter(|k| *k == "sample").count(), 1);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -63,3 +63,25 @@ def pin_child(cpu: int | None) -> None:
     if cpu is not None:
         with contextlib.suppress(OSError):
             os.sched_setaffinity(0, {cpu})
+
+
+def move(pid: int, cpu: int | None) -> None:
+    """Run process `pid`, every thread of it, on `cpu` only: a prestarted harness process moves from
+    the orchestrator's core to the harness core before it times anything (runner.Started.go). The
+    mask is per thread (sched_setaffinity(2) on a thread id), and a JVM or the Go runtime has many;
+    threads created later inherit it from their creator. The list is read again until it stops
+    growing, in case a thread was being created while it was read."""
+    if cpu is None:
+        return
+    seen: set[int] = set()
+    for _ in range(5):
+        try:
+            tids = {int(t) for t in os.listdir(f"/proc/{pid}/task")}
+        except OSError:  # gone already, or no /proc: nothing to move
+            return
+        for tid in tids - seen:
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(tid, {cpu})
+        if tids <= seen:
+            return
+        seen |= tids

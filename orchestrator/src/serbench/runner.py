@@ -291,37 +291,131 @@ class Outcome:
         return found[0] if found else None
 
 
+@dataclass
+class Started:
+    """A harness process of one (cell, round), from its start to its Outcome. Started with `--hold`
+    (prestart, spec/protocol.md `run` step 10) it loads, checks and prepares on the orchestrator's
+    core and waits; `go` moves it to the harness core and lets it time."""
+
+    cell: Cell
+    rnd: int
+    proc: subprocess.Popen
+    tmp: tempfile.TemporaryDirectory
+    err: object  # the file its stderr goes to
+    held: bool
+    t0: float = 0.0
+
+    @property
+    def results(self) -> Path:
+        return Path(self.tmp.name) / "results.jsonl"
+
+    @property
+    def output(self) -> Path:
+        return Path(self.tmp.name) / "output.bin"
+
+    def go(self, cpu: int | None) -> None:
+        """Let it measure, on `cpu` (every thread it has): from now its timeout runs."""
+        self.t0 = time.monotonic()
+        if not self.held:
+            return
+        pinning.move(self.proc.pid, cpu)
+        with contextlib.suppress(OSError):  # it may have exited already (its check failed): finish says how
+            self.proc.stdin.write(b"g")
+        with contextlib.suppress(OSError):
+            self.proc.stdin.close()
+
+    def finish(self, mode: Mode) -> Outcome:
+        """Wait for it (killed at the timeout), then judge its exit code and rows. Never raises for a
+        misbehaving harness."""
+        try:
+            code = wait_exit(self.proc, mode.timeout_s)
+            stderr = self._reap()
+            out = Outcome(
+                "ok",
+                None,
+                _read_rows(self.results),
+                time.monotonic() - self.t0,
+                self.output.read_bytes() if self.output.exists() else None,
+            )
+        finally:
+            self.cancel()
+        return _outcome(self.cell, out, code, stderr, self.rnd, mode)
+
+    def _reap(self) -> str:
+        """Kill what is left of its process group (stragglers it left) and read the tail of stderr."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+        size = self.err.seek(0, os.SEEK_END)
+        self.err.seek(max(0, size - STDERR_TAIL_BYTES))
+        return self.err.read().decode(errors="replace")
+
+    def cancel(self) -> None:
+        """Kill it, if it still runs, and remove its files (idempotent)."""
+        if self.proc.returncode is None:
+            self._reap()
+        for f in (self.proc.stdin, self.err):
+            if f is not None:
+                with contextlib.suppress(OSError):
+                    f.close()
+        self.tmp.cleanup()
+
+
+def start(
+    cell: Cell,
+    mode: Mode,
+    *,
+    rnd: int,
+    check: bool,
+    seed: int,
+    cpu: int | None = None,
+    alloc: bool = False,
+    hold: bool = False,
+) -> Started:
+    """Start the harness process of one (cell, round) on `cpu`; with `hold`, it waits for `go`
+    before timing. With `alloc`, a timed round also runs the allocation pass after its samples
+    (spec/protocol.md `run` step 6)."""
+    tmp = tempfile.TemporaryDirectory(prefix="serbench-")
+    results, output = Path(tmp.name) / "results.jsonl", Path(tmp.name) / "output.bin"
+    opts = {
+        "bench": cell.bench["id"],
+        "test": cell.test,
+        "format": cell.harness_format,
+        "file": cell.file,
+        "expect-hash": cell.dataset["hash"],
+        "results": results,
+        "budget-ms": mode.budget_ms,
+        "min-samples": mode.min_samples,
+        "seed": seed,
+    }
+    argv = cell.harness.command() + ["run"] + [a for k, v in opts.items() for a in (f"--{k}", str(v))]
+    argv += ["--alloc"] if alloc else ["--latency"] if rnd <= LATENCY_ROUND else []
+    argv += [] if check else ["--no-check"]
+    # The encoded bytes of typed encoders are kept for their gzip and zstd sizes (spec/typed.md);
+    # a writer's, to say where its output differs from the document when the check fails.
+    keep_output = check and cell.test in ("typed-encode", "write") and not cell.bench.get("baseline")
+    argv += ["--output-file", str(output)] if keep_output else []
+    argv += ["--hold"] if hold else []
+    err = tempfile.TemporaryFile()
+    try:
+        proc = _spawn(argv, cell.harness.env(), cpu, err, stdin=subprocess.PIPE if hold else subprocess.DEVNULL)
+    except BaseException:
+        err.close()
+        tmp.cleanup()
+        raise
+    return Started(cell, rnd, proc, tmp, err, hold, time.monotonic())
+
+
 def execute(
     cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int, cpu: int | None = None, alloc: bool = False
 ) -> Outcome:
-    """One fresh harness process for one (cell, round). Never raises for a misbehaving harness. With
-    `alloc`, a timed round also runs the allocation pass after its samples (spec/protocol.md `run`
-    step 6)."""
-    with tempfile.TemporaryDirectory(prefix="serbench-") as tmp:
-        results, output = Path(tmp) / "results.jsonl", Path(tmp) / "output.bin"
-        opts = {
-            "bench": cell.bench["id"],
-            "test": cell.test,
-            "format": cell.harness_format,
-            "file": cell.file,
-            "expect-hash": cell.dataset["hash"],
-            "results": results,
-            "budget-ms": mode.budget_ms,
-            "min-samples": mode.min_samples,
-            "seed": seed,
-        }
-        argv = cell.harness.command() + ["run"] + [a for k, v in opts.items() for a in (f"--{k}", str(v))]
-        argv += ["--alloc"] if alloc else ["--latency"] if rnd <= LATENCY_ROUND else []
-        argv += [] if check else ["--no-check"]
-        # The encoded bytes of typed encoders are kept for their gzip and zstd sizes (spec/typed.md);
-        # a writer's, to say where its output differs from the document when the check fails.
-        keep_output = check and cell.test in ("typed-encode", "write") and not cell.bench.get("baseline")
-        argv += ["--output-file", str(output)] if keep_output else []
-        t0 = time.monotonic()
-        code, stderr = run_process(argv, cell.harness.env(), mode.timeout_s, cpu)
-        out = Outcome(
-            "ok", None, _read_rows(results), time.monotonic() - t0, output.read_bytes() if output.exists() else None
-        )
+    """One fresh harness process for one (cell, round), started and measured at once."""
+    s = start(cell, mode, rnd=rnd, check=check, seed=seed, cpu=cpu, alloc=alloc)
+    s.go(cpu)
+    return s.finish(mode)
+
+
+def _outcome(cell: Cell, out: Outcome, code: int | None, stderr: str, rnd: int, mode: Mode) -> Outcome:
     out.status, out.reason = _judge(out, code, stderr, rnd, mode)
     if out.status == "incorrect" and cell.test == "write" and out.output is not None:
         out.reason = f"{out.reason}; {explain_write(cell, out.output)}"
@@ -384,15 +478,7 @@ def run_process(argv: list[str], env: dict | None, timeout_s: float, cpu: int | 
     core only (pinning.py).
     """
     with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=err,
-            env=env,
-            start_new_session=True,
-            preexec_fn=lambda: (_die_with_parent(), pinning.pin_child(cpu)),
-        )
+        proc = _spawn(argv, env, cpu, err)
         try:
             code = wait_exit(proc, timeout_s)
         finally:
@@ -402,6 +488,19 @@ def run_process(argv: list[str], env: dict | None, timeout_s: float, cpu: int | 
         size = err.seek(0, os.SEEK_END)
         err.seek(max(0, size - STDERR_TAIL_BYTES))
         return code, err.read().decode(errors="replace")
+
+
+def _spawn(argv: list[str], env: dict | None, cpu: int | None, err, stdin=subprocess.DEVNULL) -> subprocess.Popen:
+    """A harness process in its own process group (killed as a whole), SIGKILLed if we die, on `cpu`."""
+    return subprocess.Popen(
+        argv,
+        stdin=stdin,
+        stdout=subprocess.DEVNULL,
+        stderr=err,
+        env=env,
+        start_new_session=True,
+        preexec_fn=lambda: (_die_with_parent(), pinning.pin_child(cpu)),
+    )
 
 
 def exited_within(pid: int, timeout_s: float) -> bool | None:
@@ -575,6 +674,7 @@ def run_cells(
     allocs: bool = True,
     pin: pinning.Pinning | None = None,
     clock: Callable[[], float] = time.monotonic,
+    prestart: bool = True,
 ) -> None:
     """Execute the run in passes, committing each process as soon as it ends (docs/methodology.md,
     "Adaptive rounds"):
@@ -591,6 +691,7 @@ def run_cells(
     every net time subtracted from them, so they must reach the same target.
     """
     pin = pin or pinning.Pinning(None, None, "not asked")
+    prestart = prestart and pin.on  # the next process needs a core of its own to start on
     for c in cells:
         c.id = store.add_cell(run_id, c.row())
     by_id = {c.id: c for c in cells}
@@ -621,15 +722,19 @@ def run_cells(
 
     finished, total = 0, mandatory_left()
 
-    def one(c: Cell, rnd: int) -> None:
-        nonlocal finished
-        progress(finished, total, c.label)
+    def begin(c: Cell, rnd: int, held: bool) -> Started:
         # The hash is checked in the first process of a cell, and its allocations counted after the
-        # samples of its first timed one; later processes do neither.
+        # samples of its first timed one; later processes do neither. Within a pass a cell comes
+        # once, so the process running while this one starts never changes what it must do.
         checked = any(r["status"] == "ok" for r in done[c.id].values())
         counted = any(k >= 0 and r["status"] == "ok" for k, r in done[c.id].items())
         alloc = rnd >= 0 and not counted and _wants_alloc(c, allocs)
-        out = execute(c, mode, rnd=rnd, check=not checked, seed=seed, cpu=pin.harness_cpu, alloc=alloc)
+        cpu = pin.orchestrator_cpu if held else pin.harness_cpu
+        return start(c, mode, rnd=rnd, check=not checked, seed=seed, cpu=cpu, alloc=alloc, hold=held)
+
+    def record(s: Started, out: Outcome) -> None:
+        nonlocal finished
+        c, rnd = s.cell, s.rnd
         samples = out.rows_of("sample")
         store.record_round(
             c.id,
@@ -651,14 +756,43 @@ def run_cells(
                 meds[c.id][rnd] = stats.median(xs[stats.steady_state(xs, mode.warmup_k) :])
         finished += 1
 
+    def run_pass(items: list[tuple[Cell, Callable[[], int]]], stop: Callable[[], bool] = lambda: False) -> None:
+        """The processes of one pass, in order. With prestart, each next process starts (held, on
+        the orchestrator's core) as soon as the one before it is let go, so its start-up, loading and
+        check overlap the other's measurement (docs/methodology.md, "Prestart"); and a finished
+        process is stored after the next one is let go, so the harness core does not wait for the
+        store either. A cell comes once in a pass, so nothing the next process is told depends on
+        the process just finished."""
+        nxt: Started | None = None
+        ended: tuple[Started, Outcome] | None = None  # finished, not stored yet
+        try:
+            for i, (c, rnd_of) in enumerate(items):
+                if stop():
+                    break
+                progress(finished, total, c.label)
+                cur = nxt or begin(c, rnd_of(), False)
+                nxt = None
+                cur.go(pin.harness_cpu)
+                if ended is not None:
+                    record(*ended)
+                    ended = None
+                if prestart and i + 1 < len(items):
+                    nc, nrnd = items[i + 1]
+                    nxt = begin(nc, nrnd(), True)
+                ended = (cur, cur.finish(mode))
+        finally:
+            if ended is not None:  # whatever stops the pass, a finished process is kept
+                record(*ended)
+            if nxt is not None:
+                nxt.cancel()
+
     with pinning.orchestrator_on(pin):
         # 1-2: the minimum rounds (the first counts allocations), then latency: all of them, whatever
         # the budget.
         for rnd in list(range(mode.rounds)) + mode.latency_rounds():
             order = [c for c in cells if (rnd >= 0 or rnd in extra[c.id]) and rnd not in done[c.id] and not bad(c.id)]
             random.Random(seed * 1000 + rnd).shuffle(order)
-            for c in order:
-                one(c, rnd)
+            run_pass([(c, lambda r=rnd: r) for c in order])
             total = finished + mandatory_left()  # cells that dropped out no longer count
         # 3: extra passes while cells are not tight and the budget lasts.
         # Pass k offers each cell still short of the target its next round; a cell skipped by an
@@ -679,10 +813,7 @@ def run_cells(
             order = [by_id[cid] for cid in chosen]
             random.Random(seed * 1000 + rnd).shuffle(order)
             total = finished + len(order)
-            for c in order:
-                if spent() >= budget:
-                    break
-                one(c, len(meds[c.id]))
+            run_pass([(c, lambda c=c: len(meds[c.id])) for c in order], stop=lambda: spent() >= budget)
     progress(finished, finished, "")
 
 

@@ -128,6 +128,8 @@ def _run(args, db: Store) -> int:
         if "target_ci" not in saved:
             # a run from before adaptive rounds: its fixed rounds, every sample kept, as it started
             args.target_ci, args.max_rounds, args.warmup_k = 0.0, saved.get("rounds"), 0.0
+        if "prestart" not in saved:
+            args.prestart = False  # a run from before prestart: every process started when its turn came
         if "latency_forks" not in saved:
             args.latency_forks = 1  # a run from before pooled latency forks: one latency pass per cell
         say(f"resuming run {run_id}")
@@ -184,6 +186,7 @@ def _run(args, db: Store) -> int:
                 "rounds",
                 "budget_ms",
                 "pin",
+                "prestart",
                 "measure",
             )
         }
@@ -206,7 +209,7 @@ def _run(args, db: Store) -> int:
         db.create_run(run_id, mode.name, saved, env, manifest)
     n_real = sum(1 for c in cells if not c.bench.get("baseline"))
     pin = pinning.choose(args.pin)
-    db.append_run_env(run_id, "pinning", pin.facts())
+    db.append_run_env(run_id, "pinning", {**pin.facts(), "prestart": bool(args.prestart and pin.on)})
     t0 = time.monotonic()
     if counting:
         say(
@@ -226,7 +229,7 @@ def _run(args, db: Store) -> int:
             if counting:
                 instructions.run_cells(db, run_id, cells, mode, args.seed, ProgressBar(), valgrind)
             else:
-                runner.run_cells(db, run_id, cells, mode, args.seed, ProgressBar(), pin=pin)
+                runner.run_cells(db, run_id, cells, mode, args.seed, ProgressBar(), pin=pin, prestart=args.prestart)
         _compress_outputs(db, run_id)
         if counting:
             instructions.finalize(db, run_id)
@@ -886,6 +889,13 @@ def parser() -> argparse.ArgumentParser:
         action=argparse.BooleanOptionalAction,
         default=True,
         help="run each harness process on one core and the orchestrator on another (default: on)",
+    )
+    s.add_argument(
+        "--prestart",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="start each next harness process on the orchestrator's core while the current one measures, "
+        "and let it time only once moved to the harness core (needs --pin; default: on)",
     )
     s.add_argument("--out", default=str(ROOT / "results"), help="where <run-id>/report.md goes")
     s.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder")

@@ -39,7 +39,7 @@ public final class Main {
         return switch (cmd) {
             case "list" -> list(benches);
             case "run" -> run(benches, Args.parse(rest, List.of("bench", "test", "format", "file", "expect-hash", "results",
-                    "budget-ms", "min-samples", "seed", "output-file", "iterations"), List.of("alloc", "no-check", "latency")));
+                    "budget-ms", "min-samples", "seed", "output-file", "iterations"), List.of("alloc", "no-check", "latency", "hold")));
             case "verify" -> verify(benches, Args.parse(rest, List.of("bench", "test", "format", "file"), List.of()));
             case "selftest" -> Selftest.run(benches, Args.parse(rest, List.of("vectors"), List.of()));
             case "--help", "-h" -> {
@@ -53,7 +53,7 @@ public final class Main {
     static int usage(String msg) {
         System.err.println("serbench-java: " + msg);
         System.err.println("usage: serbench-java list | run --bench ID --test T --format F --file P --expect-hash H --results P"
-                + " [--budget-ms N] [--min-samples N] [--alloc] [--latency] [--no-check] [--output-file P] [--seed N] [--iterations N]"
+                + " [--budget-ms N] [--min-samples N] [--alloc] [--latency] [--no-check] [--output-file P] [--seed N] [--iterations N] [--hold]"
                 + " | verify --bench ID --test T --format F --file P | selftest --vectors DIR");
         return EXIT_USAGE;
     }
@@ -183,7 +183,7 @@ public final class Main {
                 if (!ok) return EXIT_MISMATCH;
             }
         }
-        if (a.flag("latency")) return runLatency(benches, cell, budgetMs, !a.flag("no-check"), out);
+        if (a.flag("latency")) return runLatency(benches, cell, budgetMs, !a.flag("no-check"), a.flag("hold"), out);
         out.row("info", "measures", Cell.measures(cell.bench, cell.test), "runtime", runtime());
         Measure.Op op = cell.timedOp(data);
         try {
@@ -192,6 +192,9 @@ public final class Main {
                 out.row("sample", "iterations", iterations, "wall_ns", 0, "cpu_ns", null);
                 return EXIT_OK;
             }
+            // protocol step 10: checked and prepared; calibration and the JIT's warm-up run after
+            // the hold, on the core the orchestrator has moved the process to
+            if (a.flag("hold")) hold();
             Measure.Result r = Measure.sample(op, budgetMs * 1_000_000, minSamples);
             out.row("info", "batch", r.batch(), "calibration_ns", r.calibrationNs(), "warmup_ns", r.warmupNs(),
                     "warmup_batches", r.warmupBatches(), "warmup_settled", r.settled(),
@@ -217,7 +220,7 @@ public final class Main {
      * log-bucketed histogram; writes one `latency` row. Baselines time the same per-record work
      * without the library, on the bytes of the first row of the format with a one-record codec.
      */
-    static int runLatency(List<Bench> benches, Cell cell, long budgetMs, boolean verify, Results out) {
+    static int runLatency(List<Bench> benches, Cell cell, long budgetMs, boolean verify, boolean hold, Results out) {
         Bench codecOf = cell.bench;
         if (cell.bench.isBaseline()) {
             codecOf = benches.stream().filter(b -> b.one != null && b.formats.contains(cell.fmt)).findFirst().orElse(null);
@@ -276,6 +279,7 @@ public final class Main {
             byte[] copy = wires[i].clone();
             return hashes[i] ^ copy.length;
         };
+        if (hold) hold(); // protocol step 10: the records are checked and encoded, nothing is timed yet
         try {
             Latency.Histogram h = Latency.run(op, n, budgetMs * 1_000_000, 100_000);
             // p99999_ns: the percentile issue 19 asks for; buckets: the histogram itself, which the
@@ -287,6 +291,22 @@ public final class Main {
         } catch (Exception | StackOverflowError | OutOfMemoryError | LinkageError e) {
             out.row("error", "reason", Cell.describe(e));
             return EXIT_REJECTED;
+        }
+    }
+
+    /**
+     * `run --hold` (protocol step 10): waits for one byte on standard input, or its end, before
+     * anything is timed. The orchestrator starts the process on a spare core with --hold while the
+     * one before measures, then moves it (every thread) to the harness core and writes the byte;
+     * so loading and the check overlap the other's measurement, and calibration, the JIT's
+     * warm-up and the samples all run after the move. A read error goes on as end of file would.
+     * Reads System.in when called (the tests replace it).
+     */
+    static void hold() {
+        try {
+            System.in.read();
+        } catch (IOException e) {
+            // go on, as at end of file
         }
     }
 
