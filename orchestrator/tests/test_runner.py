@@ -4,6 +4,9 @@ cell with the reason and the run goes on. A scripted fake harness plays each mis
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -296,3 +299,35 @@ def test_identical_encoder_outputs_are_compressed_once_and_reused_by_later_runs(
     assert store.pending_output_count("b") == 0
     b = {c["bench"]: c for c in store.cells("b")}
     assert b["e2"]["output_gzip_bytes"] == a["e1"]["output_gzip_bytes"]
+
+
+def test_a_stop_signal_that_arrives_while_a_harness_forks_is_raised_after_the_fork_not_lost(monkeypatch):
+    """Popen with a preexec_fn runs at-fork hooks in the orchestrator, where a handler's exception is
+    printed and dropped; runner._spawn blocks SIGINT and SIGTERM around it, so the signal is raised
+    once the fork is done, and the child it just started is not left running."""
+
+    class Stop(Exception):
+        pass
+
+    def handler(signum, frame):
+        raise Stop
+
+    real_popen, started = subprocess.Popen, []
+
+    def forking(argv, **kw):
+        os.kill(os.getpid(), signal.SIGTERM)  # arrives during the fork
+        try:  # as an at-fork hook runs: whatever is raised in it is dropped
+            sum(range(100_000))
+        except BaseException:
+            pass
+        started.append(real_popen(["sleep", "30"], start_new_session=True))
+        return started[-1]
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        monkeypatch.setattr(runner.subprocess, "Popen", forking)
+        with pytest.raises(Stop):
+            runner._spawn(["x"], None, None, subprocess.DEVNULL)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert started and started[0].poll() is not None  # killed, not left sleeping
