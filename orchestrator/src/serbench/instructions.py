@@ -193,19 +193,9 @@ def count(cell: Cell, n: int, width: int, folder: Path, mode: Mode, seed: int, e
     """One counted process of a cell: (its outcome, the instructions valgrind counted or None)."""
     _clear(folder)
     results, out_prefix = folder / "results.jsonl", "cachegrind.out."
-    opts = {
-        "bench": cell.bench["id"],
-        "test": cell.test,
-        "format": cell.harness_format,
-        "file": cell.file,
-        "expect-hash": cell.dataset["hash"],
-        "results": results,
-        "seed": seed,
-        "iterations": iterations_arg(n, width),
-    }
     argv = ["setarch", "-R", exe, *TOOL, *VALGRIND_OPTS]
     argv += [f"--cachegrind-out-file={folder / out_prefix}%p", f"--log-file={folder / 'valgrind.log'}"]
-    argv += cell.harness.command() + ["run"] + [a for k, v in opts.items() for a in (f"--{k}", str(v))]
+    argv += runner.run_argv(cell, results, seed=seed, iterations=iterations_arg(n, width))
     t0 = time.monotonic()
     code, stderr = runner.run_process(argv, fixed_env(cell.harness), mode.timeout_s)
     out = Outcome("ok", None, runner._read_rows(results), time.monotonic() - t0)

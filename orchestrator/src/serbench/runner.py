@@ -343,12 +343,8 @@ class Started:
 
     def _reap(self) -> str:
         """Kill what is left of its process group (stragglers it left) and read the tail of stderr."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait()
-        size = self.err.seek(0, os.SEEK_END)
-        self.err.seek(max(0, size - STDERR_TAIL_BYTES))
-        return self.err.read().decode(errors="replace")
+        _kill_group(self.proc)
+        return _stderr_tail(self.err)
 
     def cancel(self) -> None:
         """Kill it, if it still runs, and remove its files (idempotent)."""
@@ -377,18 +373,7 @@ def start(
     (spec/protocol.md `run` step 6)."""
     tmp = tempfile.TemporaryDirectory(prefix="serbench-")
     results, output = Path(tmp.name) / "results.jsonl", Path(tmp.name) / "output.bin"
-    opts = {
-        "bench": cell.bench["id"],
-        "test": cell.test,
-        "format": cell.harness_format,
-        "file": cell.file,
-        "expect-hash": cell.dataset["hash"],
-        "results": results,
-        "budget-ms": mode.budget_ms,
-        "min-samples": mode.min_samples,
-        "seed": seed,
-    }
-    argv = cell.harness.command() + ["run"] + [a for k, v in opts.items() for a in (f"--{k}", str(v))]
+    argv = run_argv(cell, results, **{"budget-ms": mode.budget_ms, "min-samples": mode.min_samples, "seed": seed})
     argv += ["--alloc"] if alloc else ["--latency"] if rnd <= LATENCY_ROUND else []
     argv += [] if check else ["--no-check"]
     # The encoded bytes of typed encoders are kept for their gzip and zstd sizes (spec/typed.md);
@@ -403,16 +388,22 @@ def start(
         err.close()
         tmp.cleanup()
         raise
-    return Started(cell, rnd, proc, tmp, err, hold, time.monotonic())
+    return Started(cell, rnd, proc, tmp, err, hold)
 
 
-def execute(
-    cell: Cell, mode: Mode, *, rnd: int, check: bool, seed: int, cpu: int | None = None, alloc: bool = False
-) -> Outcome:
-    """One fresh harness process for one (cell, round), started and measured at once."""
-    s = start(cell, mode, rnd=rnd, check=check, seed=seed, cpu=cpu, alloc=alloc)
-    s.go(cpu)
-    return s.finish(mode)
+def run_argv(cell: Cell, results: Path, **opts) -> list[str]:
+    """The harness's `run` command line for `cell` (spec/protocol.md), writing rows to `results`,
+    with `opts` (option name without its dashes: value) after the options every run has."""
+    opts = {
+        "bench": cell.bench["id"],
+        "test": cell.test,
+        "format": cell.harness_format,
+        "file": cell.file,
+        "expect-hash": cell.dataset["hash"],
+        "results": results,
+        **opts,
+    }
+    return cell.harness.command() + ["run"] + [a for k, v in opts.items() for a in (f"--{k}", str(v))]
 
 
 def _outcome(cell: Cell, out: Outcome, code: int | None, stderr: str, rnd: int, mode: Mode) -> Outcome:
@@ -482,12 +473,22 @@ def run_process(argv: list[str], env: dict | None, timeout_s: float, cpu: int | 
         try:
             code = wait_exit(proc, timeout_s)
         finally:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        size = err.seek(0, os.SEEK_END)
-        err.seek(max(0, size - STDERR_TAIL_BYTES))
-        return code, err.read().decode(errors="replace")
+            _kill_group(proc)
+        return code, _stderr_tail(err)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """SIGKILL the process's group (it and whatever it left running) and reap it."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def _stderr_tail(err) -> str:
+    """The last STDERR_TAIL_BYTES of the file a process's stderr went to."""
+    size = err.seek(0, os.SEEK_END)
+    err.seek(max(0, size - STDERR_TAIL_BYTES))
+    return err.read().decode(errors="replace")
 
 
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
@@ -519,9 +520,7 @@ def _spawn(argv: list[str], env: dict | None, cpu: int | None, err, stdin=subpro
             signal.pthread_sigmask(signal.SIG_SETMASK, old)  # a pending stop signal is raised here
         except BaseException:
             if proc is not None:  # not handed to anyone yet: do not leave it running
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+                _kill_group(proc)
             raise
     return proc
 
