@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import platform
 import sys
 import tracemalloc
@@ -534,5 +535,19 @@ def main(argv: list[str] | None = None) -> int:
     return {"list": cmd_list, "run": cmd_run, "verify": cmd_verify, "selftest": cmd_selftest}[args.cmd](benches, args)
 
 
+def exit_now(code: int | None) -> None:
+    """Exit without the interpreter's teardown, which frees every object one at a time: 30 ms of a
+    75 ms process for the 10,000 records of a typed dataset (strace of `run --hold`, between the last
+    results row and exit_group), time in which the orchestrator cannot let the next process measure.
+    Nothing after `main` is measured or read; the results channel is line-buffered, so every row is
+    written already, and standard output and error are flushed here."""
+    for f in (sys.stdout, sys.stderr):
+        try:
+            f.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more can reach it anyway
+            pass
+    os._exit(code or 0)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_now(main())
