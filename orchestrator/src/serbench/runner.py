@@ -5,6 +5,7 @@ passes for the cells whose CI is not yet tight, while the run's time budget last
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import ctypes
 import json
@@ -273,6 +274,11 @@ def plan(
 # Round -1 was the allocation pass's own process until protocol 1.5 (now the first timed process runs
 # it after its samples): older runs in a store still have it, and statistics skip it as any < 0.
 LATENCY_ROUND = -2
+
+#: how many processes of a pass are started ahead, held, while one measures (docs/methodology.md,
+#: "Prestart"): with one, a short process followed by one that loads for long (a Python typed row
+#: imports its library and builds 10,000 records: 150-300 ms) left the harness core waiting
+PRESTART_DEPTH = 2
 
 
 @dataclass
@@ -680,7 +686,7 @@ def net_noise(meds: dict[int, dict[int, float]], base_of: dict[int, int | None])
     for cid, per in meds.items():
         xs = list(per.values())
         rel = stats.rel_half_width(xs)
-        mean[cid] = sum(xs) / len(xs) if xs else math.nan
+        mean[cid] = stats.trimmed_mean(xs) if xs else math.nan
         half[cid] = rel * mean[cid] if math.isfinite(rel) else math.inf
     noise = {cid: (half[cid] / mean[cid] if mean[cid] > 0 else math.inf) for cid in meds}
     for cid, b in base_of.items():
@@ -705,6 +711,7 @@ def run_cells(
     pin: pinning.Pinning | None = None,
     clock: Callable[[], float] = time.monotonic,
     prestart: bool = True,
+    prestart_depth: int = PRESTART_DEPTH,
 ) -> None:
     """Execute the run in passes, committing each process as soon as it ends (docs/methodology.md,
     "Adaptive rounds"):
@@ -787,34 +794,33 @@ def run_cells(
         finished += 1
 
     def run_pass(items: list[tuple[Cell, Callable[[], int]]], stop: Callable[[], bool] = lambda: False) -> None:
-        """The processes of one pass, in order. With prestart, each next process starts (held, on
-        the orchestrator's core) as soon as the one before it is let go, so its start-up, loading and
-        check overlap the other's measurement (docs/methodology.md, "Prestart"); and a finished
-        process is stored after the next one is let go, so the harness core does not wait for the
-        store either. A cell comes once in a pass, so nothing the next process is told depends on
-        the process just finished."""
+        """The processes of one pass, in order. With prestart, the next `prestart_depth` processes
+        of the pass are started (held, on the orchestrator's core) while the current one measures,
+        so their start-up, loading and check overlap its measurement (docs/methodology.md,
+        "Prestart"); and a finished process is stored after the next one is let go, so the harness
+        core does not wait for the store either. A cell comes once in a pass, so nothing a held
+        process is told depends on the processes before it."""
         cur: Started | None = None
-        nxt: Started | None = None
+        held: collections.deque[Started] = collections.deque()
         ended: tuple[Started, Outcome] | None = None  # finished, not stored yet
         try:
             for i, (c, rnd_of) in enumerate(items):
                 if stop():
                     break
                 progress(finished, total, c.label)
-                cur = nxt or begin(c, rnd_of(), False)
-                nxt = None
+                cur = held.popleft() if held else begin(c, rnd_of(), False)
                 cur.go(pin.harness_cpu)
                 if ended is not None:
                     record(*ended)
                     ended = None
-                if prestart and i + 1 < len(items):
-                    nc, nrnd = items[i + 1]
-                    nxt = begin(nc, nrnd(), True)
+                while prestart and len(held) < prestart_depth and i + 1 + len(held) < len(items):
+                    nc, nrnd = items[i + 1 + len(held)]
+                    held.append(begin(nc, nrnd(), True))
                 ended = (cur, cur.finish(mode))
         finally:
             if ended is not None:  # whatever stops the pass, a finished process is kept
                 record(*ended)
-            for s in (cur, nxt):  # and none is left running (cancel is idempotent)
+            for s in (cur, *held):  # and none is left running (cancel is idempotent)
                 if s is not None:
                     s.cancel()
 
@@ -864,7 +870,7 @@ def recording_load(store: Store, run_id: str, argv: list[str] | None = None, sna
 
 def finalize(store: Store, run_id: str, n_boot: int, seed: int, warmup_k: float = stats.WARMUP_K) -> None:
     """Statistics of every measured cell, then net times against their baselines: with 2+ processes
-    on each side, the Welch t interval over the two cells' process medians (stats.net_ci), else the
+    on each side, Yuen's t interval over the two cells' process medians (stats.net_ci), else the
     two-level bootstrap over their samples."""
     rows = store.cells(run_id)
     rounds_of: dict[int, list[list[float]]] = {}

@@ -146,23 +146,47 @@ def t975(df: int) -> float:
     return z + sum(gi / df ** (i + 1) for i, gi in enumerate(g))
 
 
-def _mean_sd(xs: list[float]) -> tuple[float, float]:
+#: the share of process medians trimmed from each end before averaging them (Wilcox 2012,
+#: *Introduction to Robust Estimation and Hypothesis Testing*, 3rd ed., §3.2 and §4.4: 20% keeps
+#: nearly the mean's efficiency when the data are normal and resists the heavy tails they are not)
+TRIM = 0.2
+
+
+def trimmed(xs: list[float], gamma: float = TRIM) -> tuple[float, float, int]:
+    """(gamma-trimmed mean, its squared standard error, degrees of freedom) of xs (2 or more): the
+    floor(gamma n) smallest and largest values are left out of the mean, and the standard error comes
+    from the winsorized variance (those values set to the nearest kept one), as Tukey & McLaughlin
+    (1963) and Yuen (1974) define it: s_w^2 (n - 1) / (h (h - 1)) with h = n - 2g kept values and
+    h - 1 degrees of freedom. Below 5 values nothing is trimmed and this is the mean, s^2 / n, n - 1."""
     n = len(xs)
-    m = sum(xs) / n
-    return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+    g = math.floor(gamma * n)
+    h = n - 2 * g
+    s = sorted(xs)
+    kept = s[g : n - g]
+    w = [kept[0]] * g + kept + [kept[-1]] * g
+    mw = sum(w) / n
+    sw2 = sum((x - mw) ** 2 for x in w) / (n - 1) if n > 1 else 0.0
+    return sum(kept) / h, (n - 1) * sw2 / (h * (h - 1)) if h > 1 else 0.0, h - 1
+
+
+def trimmed_mean(xs: list[float]) -> float:
+    return trimmed(xs)[0]
 
 
 def process_ci(medians: list[float]) -> tuple[float, float, float]:
-    """(time, CI low, CI high) from the processes' medians: their mean and the 95% Student-t
-    interval, the unit of replication being the process (Kalibera & Jones 2013, "Rigorous benchmarking
-    in reasonable time", ISMM, §3: execution-level means and a t interval). Needs 2 processes."""
-    m, sd = _mean_sd(medians)
-    half = t975(len(medians) - 1) * sd / math.sqrt(len(medians))
+    """(time, CI low, CI high) from the processes' medians, the process being the unit of replication
+    (Kalibera & Jones 2013, "Rigorous benchmarking in reasonable time", ISMM, §3): their 20% trimmed
+    mean and its 95% Tukey-McLaughlin t interval (`trimmed`). A process whose whole run was slowed (a
+    host stall, a collection at a bad time: 1.5-2x the others, a few in every run) moves a plain mean
+    of five by 10-20%; trimmed, it moves it by a fraction of that (docs/methodology.md, "The
+    estimator"). Needs 2 processes; below 5 it is the mean and the Student-t interval."""
+    m, se2, df = trimmed(medians)
+    half = t975(max(1, df)) * math.sqrt(se2)
     return m, m - half, m + half
 
 
 def rel_half_width(medians: list[float]) -> float:
-    """The 95% CI half-width over the processes' medians relative to their mean; inf below 2 processes
+    """The 95% CI half-width over the processes' medians relative to their time; inf below 2 processes
     (what adaptive rounds compare with the mode's target)."""
     if len(medians) < 2:
         return math.inf
@@ -171,15 +195,15 @@ def rel_half_width(medians: list[float]) -> float:
 
 
 def net_ci(a: list[float], b: list[float]) -> tuple[float, float]:
-    """95% CI of mean(a) - mean(b) over two sets of process medians (Welch 1947; df by
-    Welch-Satterthwaite): the gross cell's processes and its baseline's."""
-    ma, sa = _mean_sd(a)
-    mb, sb = _mean_sd(b)
-    va, vb = sa**2 / len(a), sb**2 / len(b)
+    """95% CI of the difference of the trimmed means of two sets of process medians, the gross cell's
+    and its baseline's: Yuen's (1974) interval, Welch's (1947) for trimmed means (Satterthwaite degrees
+    of freedom from each side's squared standard error and h - 1), which is Welch's itself below 5."""
+    ma, va, dfa = trimmed(a)
+    mb, vb, dfb = trimmed(b)
     d = ma - mb
     if va + vb == 0:
         return d, d
-    df = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
+    df = (va + vb) ** 2 / (va**2 / max(1, dfa) + vb**2 / max(1, dfb))
     half = t975(max(1, math.floor(df))) * math.sqrt(va + vb)
     return d - half, d + half
 
@@ -223,7 +247,7 @@ def steady_state(xs: list[float], k: float = WARMUP_K) -> int:
 
 @dataclass(frozen=True)
 class Summary:
-    median_ns: float  # the cell's time: mean of the process medians (2+ rounds), else the median
+    median_ns: float  # the cell's time: 20% trimmed mean of the process medians (2+ rounds), else the median
     ci_low_ns: float
     ci_high_ns: float
     rcv: float  # robust CV of all the samples pooled (the figure older runs report)
@@ -252,7 +276,7 @@ def summarize(rounds: list[list[float]], rng: random.Random, n_boot: int = 1000,
     """Per-iteration times grouped by round (process) -> time, 95% CI, spreads, outliers.
 
     With ROUND_UNIT_MIN or more processes the process is the unit of replication: the time is the
-    mean of the process medians and the CI their t interval (process_ci), because the spread between
+    20% trimmed mean of the process medians and the CI its t interval (process_ci), because the spread between
     fresh processes dominates on the reference machine and a resampling of the samples under-covers
     (tests/test_timing.py measures both). One process gets the two-level bootstrap over its samples,
     which says only how precisely that one process was measured."""

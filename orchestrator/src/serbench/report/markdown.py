@@ -263,9 +263,9 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     legend = (
         INSTR_NOTE + " Incorrect and failed cells are never ranked; they are listed at the end with their reasons."
         if counting
-        else "Times are per operation: the mean over a cell's processes of each process's median (one process: "
-        "the median of its samples), warm-up samples dropped (docs/methodology.md). **Net** = gross − the "
-        "baseline's time (spec/fairness.md); the CI is the 95% CI of the net time over processes. "
+        else "Times are per operation: the 20% trimmed mean over a cell's processes of each process's median "
+        "(one process: the median of its samples), warm-up samples dropped (docs/methodology.md). **Net** = "
+        "gross − the baseline's time (spec/fairness.md); the CI is the 95% CI of the net time over processes. "
         "*Gross/base* is gross time over the baseline's. "
         f"*⚠ noisy*: the 95% CI half-width is above {NOISY_REL_CI:.0%} of the time. *⚠ bimodal*: the "
         "samples fall into two clusters at least 10% apart, and the median may sit in either. *⚠ within "
