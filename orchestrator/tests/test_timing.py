@@ -245,39 +245,10 @@ def test_a_time_budget_gives_the_extra_rounds_to_the_noisiest_cells_first(tmp_pa
     picked = runner.pick_extra([(1, 0.02, 1.0), (2, 0.09, 1.0), (3, 0.05, 1.0)], remaining_s=1.5)
     assert picked == [2]
     assert runner.pick_extra([(1, 0.02, 1.0), (2, 0.09, 5.0), (3, 0.05, 1.0)], remaining_s=2.5) == [3, 1]
-    # A pass gets its share of the remaining budget over the passes left (here 6 s / 3) ...
-    assert runner.pick_extra([(1, 0.02, 1.0), (2, 0.09, 1.0), (3, 0.05, 1.0)], 6.0, passes_left=3) == [2, 3]
-    # ... and a share that pays for no candidate still pays for the noisiest that fits the remainder.
-    assert runner.pick_extra([(1, 0.02, 1.0), (2, 0.09, 5.0), (3, 0.05, 1.0)], 6.0, passes_left=9) == [2]
     # A spent budget stops the extra passes after the minimum rounds (the fake clock runs fast).
     mode = runner.Mode(**{**ADAPTIVE.__dict__, "time_budget_s": 5})
     runner.run_cells(store, "r", cells, mode, seed=1, progress=lambda *a: None, clock=clock)
     assert _rounds(store) == {"steady": 3, "noisy": 3, "noisier": 3}
-
-
-def test_extra_passes_level_the_noise_down_from_the_top_instead_of_a_round_for_every_cell():
-    """Ten cells whose processes spread by 1% to 10%, 3 processes each, 1 s a process, 40 s left for 17
-    extra passes: planning each pass as runner.run_cells does (candidates above the 1% target, their CI
-    half-width / time from the processes so far). Spread over the passes, the budget goes to the noisy
-    cells and the worst CI comes out narrower than when every candidate gets a round per pass until the
-    budget is gone (passes_left=1, the rule before 2026-11-26), which gives all ten the same count."""
-    spread = [0.01 * (i + 1) for i in range(10)]
-
-    def plan(spread_budget: bool) -> tuple[list[int], float]:
-        n, remaining = [3] * 10, 40.0
-        half = lambda i: stats.t975(n[i] - 1) * spread[i] / math.sqrt(n[i])  # noqa: E731
-        for rnd in range(3, 20):
-            cands = [(i, half(i), 1.0) for i in range(10) if n[i] <= rnd and half(i) > 0.01]
-            for i in runner.pick_extra(cands, remaining, passes_left=20 - rnd if spread_budget else 1):
-                n[i], remaining = n[i] + 1, remaining - 1.0
-        return n, max(half(i) for i in range(10))
-
-    old_n, old_worst = plan(False)
-    new_n, new_worst = plan(True)
-    assert sum(old_n) == sum(new_n) == 70  # the same budget spent either way
-    assert old_n == [7] * 10
-    assert new_n[9] > new_n[5] > new_n[0] == 3 and new_n == sorted(new_n)  # [3, 3, 4, 5, ..., 11, 13]
-    assert new_worst < 0.7 * old_worst, (new_n, new_worst, old_worst)  # 6.0% against 9.2%
 
 
 def test_extra_rounds_are_planned_on_the_noise_of_net_times_for_rows_and_their_baselines():

@@ -659,29 +659,15 @@ def round_medians(per_round: dict[int, list[float]], warmup_k: float) -> dict[in
     return out
 
 
-def pick_extra(candidates: list[tuple[int, float, float]], remaining_s: float, passes_left: int = 1) -> list[int]:
+def pick_extra(candidates: list[tuple[int, float, float]], remaining_s: float) -> list[int]:
     """Which cells get a round in an extra pass, from (cell id, CI half-width / time, cost of one of its
-    processes in s): the noisiest first, as many as this pass's share of the remaining budget pays for
-    (the rounds go where the noise is; Kalibera & Jones 2013 spend repetitions at the level that varies
-    most).
-
-    The share is the remaining budget over the passes left, so the budget is spread over the passes and
-    the noise is recomputed between them: the cells that stay noisy come back pass after pass, those a
-    round made tight drop out, and the noise is levelled down from the top (water-filling). Offering
-    every candidate a round in each pass until the budget ran out, as before 2026-11-26, gave nearly
-    every cell the same count (most are above a 1% target after 3 processes), 5-6 processes to a
-    cell whose processes spread by 1% and to one spread by 15% alike (docs/methodology.md, "Extra
-    rounds where the noise is"). A share too small for any candidate still pays for the noisiest one
-    that fits the whole remaining budget, so a pass is never empty while the budget lasts."""
-    share = remaining_s / max(1, passes_left)
+    processes in s): the noisiest first, as many as the remaining budget pays for (the rounds go where
+    the noise is; Kalibera & Jones 2013 spend repetitions at the level that varies most)."""
     chosen, cost = [], 0.0
-    ranked = sorted(candidates, key=lambda t: (-t[1], t[0]))
-    for cid, _, c in ranked:
-        if cost + c <= share:
+    for cid, _, c in sorted(candidates, key=lambda t: (-t[1], t[0])):
+        if cost + c <= remaining_s:
             chosen.append(cid)
             cost += c
-    if not chosen:
-        chosen = [cid for cid, _, c in ranked if c <= remaining_s][:1]
     return chosen
 
 
@@ -735,7 +721,7 @@ def run_cells(
     3. extra passes, one more round each for the cells whose noise as the net times see it
        (`net_noise`: the CI over their process medians against their time and against the net times
        they enter) is above `target_rel_ci`, below `max_rounds` and `cell_cap_s`, the noisiest first as
-       far as the pass's share of the remaining time budget goes (`pick_extra`), shuffled.
+       far as the run's time budget goes, shuffled.
 
     Pass k of step 3 gives round number k, so a resumed run continues the pass it stopped in. A cell
     that fails or is incorrect drops out. Baselines are cells like the others: their noise enters
@@ -847,9 +833,8 @@ def run_cells(
             run_pass([(c, lambda r=rnd: r) for c in order])
             total = finished + mandatory_left()  # cells that dropped out no longer count
         # 3: extra passes while cells are not tight and the budget lasts.
-        # Pass k offers each cell still short of the target its next round, the noisiest first, within
-        # the remaining budget over the passes left; a cell skipped by an earlier pass (its noise was
-        # below the pass's cut) gets a lower round number, so rounds stay 0..n-1.
+        # Pass k offers each cell still short of the target its next round; a cell skipped by an
+        # earlier pass (the budget did not reach it) gets a lower round number, so rounds stay 0..n-1.
         for rnd in range(mode.rounds, mode.cap_rounds if mode.target_rel_ci > 0 else mode.rounds):
             candidates = []
             noise = net_noise({cid: meds[cid] for cid in by_id if not bad(cid)}, base_of)
@@ -860,7 +845,7 @@ def run_cells(
                 rel = noise[cid]
                 if rel > mode.target_rel_ci:
                     candidates.append((cid, rel, wall[cid] / max(1, n)))
-            chosen = pick_extra(candidates, budget - spent(), passes_left=mode.cap_rounds - rnd)
+            chosen = pick_extra(candidates, budget - spent())
             if not chosen:
                 break
             order = [by_id[cid] for cid in chosen]
