@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from serbench import runner
 from serbench.cli import main
-from serbench.compare import CI_ONLY, Row, agreement, common_shift, compare, render, to_json
+from serbench.compare import CI_ONLY, DatasetShift, Row, agreement, by_dataset, common_shift, compare, render, to_json
 from serbench.store import Store
 
 from .test_report import ARGS, ENV, MANIFEST, _cell, make_run
@@ -111,6 +112,7 @@ def test_compare_json_carries_the_ci_the_geomean_ci_and_what_was_not_compared(tm
     assert doc["geomean"]["fastjson"]["cells"] == 2 and len(doc["geomean"]["fastjson"]["ci"]) == 2
     assert any(r["ci_and_verdict_differ"] for r in doc["rows"]) and doc["same_run"] is False
     assert [n["key"][1] for n in doc["not_compared"]] == ["lossy"]
+    assert doc["by_dataset"] == {}  # 4 cells: no dataset has the 10 its own median needs
 
 
 def test_compare_says_how_many_cells_agree_within_five_percent_and_names_the_furthest(tmp_path):
@@ -135,3 +137,28 @@ def test_agreement_names_a_shift_of_every_cell_as_the_machines_and_counts_agreem
     # too few cells to tell the machine from the libraries, and no shift: nothing said
     assert common_shift(rows[:5]) is None and "across the board" not in agreement(rows[:5])[0]
     assert "across the board" not in agreement([row(i, 1.0) for i in range(30)])[0]
+
+
+def test_agreement_names_a_dataset_whose_cells_moved_together_beyond_the_runs_shift():
+    def row(i: int, ds: str, ratio: float) -> Row:
+        return Row(("h", f"lib{i}", "tree", ds, "json"), f"lib{i}", 100.0, 100.0 * ratio, ratio, (0, 0), 1.0)
+
+    # 30 small-data cells unchanged, 12 size-5 cells about 5% faster in B, and 5 cells of another
+    # dataset, too few to be read on their own
+    spread = [0.99, 1.0, 1.01, 0.98, 1.02, 1.0, 0.99, 1.01, 1.0, 1.0]
+    rows = [row(i, "size-2", spread[i % 10]) for i in range(30)]
+    rows += [row(100 + i, "size-5", 0.93 + 0.01 * (i % 4)) for i in range(12)]
+    rows += [row(200 + i, "trade", 0.90) for i in range(5)]
+    groups = by_dataset(rows)
+    assert sorted(groups) == ["size-2", "size-5"]
+    assert groups["size-5"] == DatasetShift(median_ratio=pytest.approx(0.945), cells=12, agreeing=6)
+    assert groups["size-2"].median_ratio == 1.0 and groups["size-2"].agreeing == 30
+    text = agreement(rows)[0]
+    assert common_shift(rows) == 0.99 and "Run B is 1.0% faster across the board" in text
+    assert (
+        "Datasets whose cells moved together, 2% or more beyond the run's median (median B/A): "
+        "size-5 0.945 (6 of 12 within ±5%); between two runs of one build that is the machine again"
+    ) in text
+    assert "size-2 1.000" not in text and "trade 0.900" not in text
+    # nothing moved apart from the rest: nothing said
+    assert "moved together" not in agreement([row(i, "size-2" if i % 2 else "size-5", 1.0) for i in range(30)])[0]
