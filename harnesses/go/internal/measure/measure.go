@@ -83,6 +83,10 @@ func Run(op Op, budgetNs uint64, minSamples int) ([]Sample, uint64, uint64, erro
 		n = NextBatch(target, n, took)
 	}
 	cal := uint64(time.Since(start))
+	// Every process starts sampling from a collected heap, as `go test -bench` collects before each
+	// timed run (runN in src/testing/benchmark.go): otherwise the garbage of loading and calibration
+	// sets the pacer's first goals, differently in each process.
+	runtime.GC()
 	var samples []Sample
 	start = time.Now()
 	for uint64(time.Since(start)) < budgetNs || len(samples) < minSamples {

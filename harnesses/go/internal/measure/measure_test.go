@@ -1,6 +1,9 @@
 package measure
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+)
 
 func TestHistogramBucketsAndPercentiles(t *testing.T) {
 	for _, v := range []uint64{1, 2, 63, 64, 65, 127, 128, 1000, 123_456, 1 << 40} {
@@ -93,5 +96,20 @@ func TestAllocsRunsOneWarmUpAndNOperations(t *testing.T) {
 	}
 	if allocs < 1 || bytes < 4096 {
 		t.Errorf("allocs %.1f, bytes %.0f per op: the 4 KiB buffer of each op is not counted", allocs, bytes)
+	}
+}
+
+func TestRunSamplesFromACollectedHeap(t *testing.T) {
+	// A forced collection can only come from Run itself (as go test -bench collects before each timed
+	// run): the operation allocates nothing.
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	calls := 0
+	if _, _, _, err := Run(func() (uint64, error) { calls++; return uint64(calls), nil }, 1_000_000, 3); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if after.NumForcedGC <= before.NumForcedGC {
+		t.Fatalf("no forced collection before sampling: NumForcedGC %d -> %d", before.NumForcedGC, after.NumForcedGC)
 	}
 }
