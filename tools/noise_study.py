@@ -10,9 +10,13 @@ Conditions: plain; pinned (harness on the last allowed core, this process on the
 (`setarch -R`: the same address-space layout in every process); pinned+no-aslr. `--neighbour
 HARNESS:BENCH:TEST:FORMAT:DATASET` adds "pinned+neighbour": each of its processes runs right after a
 process of that other cell, as a process of a quick run follows a shuffled neighbour, where "pinned"
-follows a process of its own cell. `--alt-binary PATH`
+follows a process of its own cell. `--concurrent CELL` (same form) adds "pinned+concurrent": a process
+of that other cell starts on the first core as each of its processes starts on the last, as a quick
+run's prestart loads the next processes on the orchestrator's core while one measures. `--alt-binary PATH`
 (repeatable) runs every condition again with another build of the harness's executable (for example the
-one before a change, copied aside), interleaved with the first, to measure what a remedy bought. docs/methodology.md
+one before a change, copied aside), interleaved with the first, to measure what a remedy bought;
+`--alt-env NAME=VALUE` (repeatable) does the same with one environment variable set (or, with an
+empty VALUE, removed) in the harness's environment. docs/methodology.md
 ("Noise sources") reports what it found. Never run it beside another benchmark or a build.
 """
 
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -36,14 +41,18 @@ from serbench.stats import robust_cv  # noqa: E402
 CONDITIONS = ("plain", "pinned", "no-aslr", "pinned+no-aslr")
 
 
-def one_process(argv: list[str], env, cond: str, cores: list[int]) -> list[float]:
+def one_process(argv: list[str], env, cond: str, cores: list[int]) -> tuple[list[float], int]:
+    """The process's per-iteration sample times and its minor page faults (the whole process's,
+    loading included: getrusage of the reaped child; a page fault costs about 1.5 µs on this VM)."""
     prefix = ["setarch", "-R"] if "no-aslr" in cond else []
     pin = (lambda: os.sched_setaffinity(0, {cores[-1]})) if "pinned" in cond else None
     with tempfile.TemporaryDirectory() as tmp:
         res = Path(tmp) / "r.jsonl"
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
         subprocess.run(prefix + argv + ["--results", str(res)], env=env, check=True, preexec_fn=pin)
+        faults = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt - before
         rows = [json.loads(line) for line in res.read_text().splitlines()]
-    return [r["wall_ns"] / r["iterations"] for r in rows if r.get("kind") == "sample"]
+    return [r["wall_ns"] / r["iterations"] for r in rows if r.get("kind") == "sample"], faults
 
 
 def cell_argv(manifest: dict, harness, bench, test, fmt, dataset, budget_ms, min_samples) -> tuple:
@@ -73,11 +82,19 @@ def main() -> int:
     p.add_argument(
         "--alt-binary", type=Path, action="append", default=[], help="another build of the executable (repeatable)"
     )
+    p.add_argument(
+        "--alt-env", action="append", default=[], metavar="NAME=VALUE", help="another environment (repeatable)"
+    )
     p.add_argument("--conditions", default=",".join(CONDITIONS))
     p.add_argument(
         "--neighbour",
         metavar="HARNESS:BENCH:TEST:FORMAT:DATASET",
         help='add the condition "pinned+neighbour": a process of this cell runs before each of its processes',
+    )
+    p.add_argument(
+        "--concurrent",
+        metavar="HARNESS:BENCH:TEST:FORMAT:DATASET",
+        help='add the condition "pinned+concurrent": a process of this cell runs on the other core meanwhile',
     )
     a = p.parse_args()
     manifest = json.loads((ROOT / "corpus" / "manifest.json").read_text())
@@ -85,29 +102,52 @@ def main() -> int:
     # (its harness, its argv), run before each process of the condition "pinned+neighbour"
     neighbour = cell_argv(manifest, *a.neighbour.split(":"), a.budget_ms, a.min_samples) if a.neighbour else None
     cores = sorted(os.sched_getaffinity(0))
+    concurrent = cell_argv(manifest, *a.concurrent.split(":"), a.budget_ms, a.min_samples) if a.concurrent else None
     conds = a.conditions.split(",") + (["pinned+neighbour"] if neighbour else [])
+    conds += ["pinned+concurrent"] if concurrent else []
     argvs = {c: argv for c in conds}
     # the executable is the last word of the harness's command before "run" (an interpreter may precede it)
     exe = len(h.command()) - 1
     for i, alt in enumerate(a.alt_binary, 1):
         argvs |= {f"{c} (alt {i})": argv[:exe] + [str(alt)] + argv[exe + 1 :] for c in conds}
+    envs = {c: h.env() for c in argvs}
+    for i, kv in enumerate(a.alt_env, 1):
+        name, _, value = kv.partition("=")
+        env = dict(h.env() or os.environ)
+        env.pop(name, None)
+        env |= {name: value} if value else {}
+        for c in conds:
+            argvs[f"{c} (env {i})"] = argv
+            envs[f"{c} (env {i})"] = env
     conds = list(argvs)
     per: dict[str, list[list[float]]] = {c: [] for c in conds}
+    faults: dict[str, list[int]] = {c: [] for c in conds}
     for i in range(a.processes):
         for c in conds:
             if "pinned" in c:
                 os.sched_setaffinity(0, {cores[0]})
             if c.endswith("+neighbour"):
                 one_process(neighbour[1], neighbour[0].env(), "pinned", cores)
-            per[c].append(one_process(argvs[c], h.env(), c, cores))
+            other = None
+            if c.endswith("+concurrent"):  # on the first core, where this process is pinned now
+                other = subprocess.Popen(concurrent[1] + ["--results", os.devnull], env=concurrent[0].env())
+            samples, n = one_process(argvs[c], envs[c], c, cores)
+            per[c].append(samples)
+            faults[c].append(n)
+            if other is not None:
+                other.wait()
             os.sched_setaffinity(0, set(cores))
         print(f"\r{i + 1}/{a.processes}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    print("condition              within-rCV  between-rCV  max/min  median_ns")
+    print("condition              within-rCV  between-rCV  max/min  median_ns  minflt (min-max)")
     for c in conds:
         meds = [median(s) for s in per[c]]
         within = median(robust_cv(s) for s in per[c])
-        print(f"{c:22} {within:10.2%} {robust_cv(meds):12.2%} {max(meds) / min(meds):8.3f} {median(meds):10.0f}")
+        f = faults[c]
+        print(
+            f"{c:22} {within:10.2%} {robust_cv(meds):12.2%} {max(meds) / min(meds):8.3f} {median(meds):10.0f}"
+            f"  {median(f):.0f} ({min(f)}-{max(f)})"
+        )
     return 0
 
 
