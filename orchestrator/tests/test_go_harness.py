@@ -25,9 +25,16 @@ def go():
 def test_env_info_records_the_collector_settings_and_each_binarys_goexperiment(go):
     info = go.env_info()
     assert info["go"].startswith("go version go")
-    assert {"GOGC", "GOMAXPROCS", "GOMEMLIMIT"} <= info.keys()
+    assert {"GOGC", "GOMAXPROCS", "GOMEMLIMIT", "GODEBUG"} <= info.keys()
     assert info["binaries"]["serbench-go"]["GOEXPERIMENT"] == "none"
     assert "jsonv2" in info["binaries"]["serbench-go-jsonv2"]["GOEXPERIMENT"]
+
+
+def test_env_info_stores_a_godebug_setting_the_user_gave_and_says_default_otherwise(go, monkeypatch):
+    monkeypatch.delenv("GODEBUG", raising=False)
+    assert go.env_info()["GODEBUG"] == "none (default)"
+    monkeypatch.setenv("GODEBUG", "madvdontneed=0")
+    assert go.env_info()["GODEBUG"] == "madvdontneed=0"
 
 
 def test_the_jsonv2_rows_are_listed_and_verified_through_the_main_binary(go):
