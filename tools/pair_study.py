@@ -8,7 +8,7 @@ their process medians (docs/methodology.md, "What limits a quick pair's agreemen
 3. a correction for that drift (a moving median of the residuals of the processes around each one):
    how much it narrows the spread of B/A;
 4. how many processes per cell the agreement goal needs: both runs redrawn (with replacement) from the
-   pooled process medians of each cell in A and B, n processes a cell, their trimmed mean net of its
+   pooled process medians of each cell in A and B, n processes a cell, their fast half net of its
    baseline's, counted within +-5%.
 
     .venv/bin/python tools/pair_study.py RUN_A RUN_B [--db results/serbench.db]
@@ -138,8 +138,8 @@ def processes_needed(a: dict, b: dict, base: dict, reps: int = 20) -> None:
     rows = [(k, by_base[base[k]]) for k in pooled if base.get(k) in by_base and len(pooled[k]) >= 4]
     rng = random.Random(1)
 
-    def draw(k: tuple, n: int) -> float:  # the cell's time as a run gives it (stats.process_ci)
-        return stats.trimmed_mean([rng.choice(pooled[k]) for _ in range(n)])
+    def draw(k: tuple, n: int) -> float:  # the cell's time as a run gives it (stats.summarize)
+        return stats.fast_mean([rng.choice(pooled[k]) for _ in range(n)])
 
     print("4. agreement within +-5% of net times, both runs redrawn with n processes per cell")
     for n in (3, 4, 5, 6, 8, 10):

@@ -10,6 +10,7 @@ import random
 import textwrap
 from itertools import combinations, pairwise
 from pathlib import Path
+from statistics import median
 
 import pytest
 from serbench import pinning, runner, stats
@@ -31,30 +32,72 @@ def _cell_data(rng: random.Random, n_rounds: int, between: float, within: float,
     return out
 
 
-def _phi(z: float) -> float:
-    return 0.5 * (1 + math.erf(z / math.sqrt(2)))
+def _host_slowed(rng: random.Random, n_rounds: int, n: int = 15) -> list[list[float]]:
+    """Processes as this VM's host makes them (docs/methodology.md, "The fast half"): levels within 1%
+    of each other, but a third of the processes run during an episode of the host that slows them by
+    10-50%, with samples spread by 2% inside each."""
+    out = []
+    for _ in range(n_rounds):
+        level = 100 * math.exp(rng.gauss(0, 0.01)) * ((1 + rng.uniform(0.1, 0.5)) if rng.random() < 1 / 3 else 1)
+        out.append([level * math.exp(rng.gauss(0, 0.02)) for _ in range(n)])
+    return out
 
 
-def _lognormal_trimmed_mean(sigma: float, n: int) -> float:
-    """The trimmed mean that stats.trimmed estimates for n processes from 100 * lognormal(0, sigma):
-    E[X | X between the quantiles g/n and 1 - g/n], g = floor(0.2 n) (the plain mean when g = 0)."""
-    g = math.floor(stats.TRIM * n)
-    if g == 0:
-        return 100 * math.exp(sigma**2 / 2)
-    p = g / n
-    z = next(x / 10_000 for x in range(0, 40_000) if _phi(x / 10_000) >= 1 - p)  # the quantile, to 1e-4
-    return 100 * math.exp(sigma**2 / 2) * (_phi(z - sigma) - _phi(-z - sigma)) / (1 - 2 * p)
+def test_the_fast_half_by_hand():
+    assert stats.fast_mean([5.0, 1.0, 3.0]) == 1.0  # 2 or 3 processes: the fastest
+    assert stats.fast_mean([4.0, 1.0, 3.0, 2.0]) == 1.5  # 4 and 5: the two fastest
+    assert stats.fast_mean([4.0, 1.0, 100.0, 3.0, 2.0]) == 1.5
+    assert stats.fast_mean([6.0, 5.0, 4.0, 3.0, 2.0, 1.0]) == 2.0  # 6 and 7: the three fastest
 
 
-@pytest.mark.parametrize("n_rounds", [3, 5, 10, 20])
-def test_the_ci_over_process_medians_covers_the_true_time_95_percent_of_the_time(n_rounds):
+@pytest.mark.parametrize(("n_rounds", "at_least"), [(3, 0.78), (4, 0.78), (5, 0.88), (7, 0.88), (10, 0.88)])
+def test_the_interval_covers_what_another_run_estimates_when_the_host_slows_whole_processes(n_rounds, at_least):
+    """The two-level bootstrap interval covers the fast half's expectation at that process count (what
+    a run with as many processes estimates on average): 84%, 85%, 93%, 94% and 92% of 400 cells at 3,
+    4, 5, 7 and 10 processes when this test was written (the bootstrap of a minimum-like statistic
+    is known to under-cover at 3 and 4; docs/methodology.md, "The fast half")."""
     rng = random.Random(18 + n_rounds)
-    trials, hits = 600, 0
-    truth = _lognormal_trimmed_mean(0.08, n_rounds)
+    truth = sum(stats.fast_mean([median(r) for r in _host_slowed(rng, n_rounds, 10)]) for _ in range(20_000)) / 20_000
+    trials, hits = 400, 0
     for _ in range(trials):
-        s = stats.summarize(_cell_data(rng, n_rounds, 0.08, 0.01), rng, 10, warmup_k=0)
+        s = stats.summarize(_host_slowed(rng, n_rounds), rng, 200, warmup_k=0)
         hits += s.ci_low_ns <= truth <= s.ci_high_ns
-    assert 0.93 <= hits / trials <= 0.975, hits / trials
+    assert at_least <= hits / trials <= 0.99, hits / trials
+
+
+def test_two_runs_agree_on_the_fast_half_where_the_trimmed_mean_follows_the_host():
+    """Two runs of 4 processes each, the median count of a quick run: within 5% of each other on the
+    fast half in 84% of 2,000 trials, on the 20% trimmed mean (the plain mean at 4) in 41%."""
+    rng = random.Random(4)
+    agree = {"fast": 0, "trimmed": 0}
+    trials = 2000
+    for _ in range(trials):
+        a, b = ([median(r) for r in _host_slowed(rng, 4, 5)] for _ in range(2))
+        for name, f in (("fast", stats.fast_mean), ("trimmed", stats.trimmed_mean)):
+            agree[name] += abs(f(b) / f(a) - 1) <= 0.05
+    assert agree["fast"] / trials > 0.78 and agree["trimmed"] / trials < 0.5, agree
+
+
+def test_under_symmetric_spread_the_interval_is_short_of_95_percent_with_few_processes():
+    """The price of the fast half (docs/methodology.md, "The fast half"): when processes spread evenly
+    (log-normal, 8%) rather than being slowed by the host, its bootstrap interval covers the fast
+    half's expectation in about half the cells at 3 processes (47% when this test was written) and
+    approaches 95% only from 10 on (88%)."""
+    cover = {}
+    for n_rounds in (3, 10):
+        rng = random.Random(1)
+        truth = sum(
+            stats.fast_mean([median(r) for r in _cell_data(rng, n_rounds, 0.08, 0.01, 10)]) for _ in range(20_000)
+        )
+        truth /= 20_000
+        hits = sum(
+            (lambda s: s.ci_low_ns <= truth <= s.ci_high_ns)(
+                stats.summarize(_cell_data(rng, n_rounds, 0.08, 0.01), rng, 200, warmup_k=0)
+            )
+            for _ in range(300)
+        )
+        cover[n_rounds] = hits / 300
+    assert cover[3] < 0.6 and 0.8 < cover[10] < 0.97, cover
 
 
 def test_the_trimmed_mean_and_its_standard_error_by_hand():
@@ -108,17 +151,17 @@ def test_t_quantiles_match_the_tables():
         assert stats.t975(df) == pytest.approx(t, abs=0.001)
 
 
-def test_the_net_ci_adds_the_baselines_noise():
-    spread = [0.0, 2.0, -2.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, 0.2]
-    gross, base = [110.0 + x for x in spread], [10.0 + x for x in spread]
-    lo, hi = stats.net_ci(gross, base)
-    assert lo < 100 < hi
-    only_gross = stats.process_ci(gross)
-    # both spreads count: sqrt(2) times the standard error, on Welch-Satterthwaite's 10 degrees of
-    # freedom where the gross cell alone has 5 (10 processes, 2 trimmed from each end)
-    assert (hi - lo) == pytest.approx((only_gross[2] - only_gross[1]) * math.sqrt(2) * stats.t975(10) / stats.t975(5))
-    # a baseline without spread adds nothing
-    assert stats.net_ci(gross, [10.0] * 10) == pytest.approx((only_gross[1] - 10, only_gross[2] - 10))
+def test_the_net_interval_pairs_the_two_cells_replicates_and_adds_the_baselines_noise():
+    # by hand: differences 9, 10, 11 -> the 2.5th and 97.5th percentiles by linear interpolation
+    assert stats.net_replicates_ci([10.0, 11.0, 12.0], [1.0, 1.0, 1.0]) == pytest.approx((9.05, 10.95))
+    rng = random.Random(11)
+    gross = stats.summarize(_cell_data(rng, 6, 0.03, 0.01), rng, 400, warmup_k=0)
+    noisy_base = stats.summarize([[x / 10 for x in r] for r in _cell_data(rng, 6, 0.3, 0.01)], rng, 400, warmup_k=0)
+    still = stats.summarize([[10.0] * 20] * 6, rng, 400, warmup_k=0)
+    lo, hi = stats.net_replicates_ci(gross.replicates, still.replicates)
+    assert (lo, hi) == pytest.approx((gross.ci_low_ns - 10, gross.ci_high_ns - 10))  # a still baseline adds nothing
+    lo2, hi2 = stats.net_replicates_ci(gross.replicates, noisy_base.replicates)
+    assert hi2 - lo2 > hi - lo
 
 
 def test_a_cell_reports_within_and_between_process_spread_and_its_ci_width():

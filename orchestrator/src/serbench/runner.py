@@ -685,8 +685,8 @@ def net_noise(meds: dict[int, dict[int, float]], base_of: dict[int, int | None])
     half, mean = {}, {}
     for cid, per in meds.items():
         xs = list(per.values())
-        rel = stats.rel_half_width(xs)
-        mean[cid] = stats.trimmed_mean(xs) if xs else math.nan
+        rel = stats.rel_half_width(xs)  # the spread of the medians: cheap, and wider than the fast half's CI
+        mean[cid] = stats.fast_mean(xs) if xs else math.nan
         half[cid] = rel * mean[cid] if math.isfinite(rel) else math.inf
     noise = {cid: (half[cid] / mean[cid] if mean[cid] > 0 else math.inf) for cid in meds}
     for cid, b in base_of.items():
@@ -870,10 +870,11 @@ def recording_load(store: Store, run_id: str, argv: list[str] | None = None, sna
 
 def finalize(store: Store, run_id: str, n_boot: int, seed: int, warmup_k: float = stats.WARMUP_K) -> None:
     """Statistics of every measured cell, then net times against their baselines: with 2+ processes
-    on each side, Yuen's t interval over the two cells' process medians (stats.net_ci), else the
-    two-level bootstrap over their samples."""
+    on each side, the percentile interval of the differences of the two cells' bootstrap replicates
+    (stats.net_replicates_ci), else the two-level bootstrap of the medians over their samples."""
     rows = store.cells(run_id)
     rounds_of: dict[int, list[list[float]]] = {}
+    reps_of: dict[int, tuple[float, ...]] = {}
     for r in rows:
         if r["status"] in ("pending", "ok"):
             per_round = store.samples(r["id"])
@@ -881,6 +882,7 @@ def finalize(store: Store, run_id: str, n_boot: int, seed: int, warmup_k: float 
                 continue
             rounds_of[r["id"]] = list(per_round.values())
             s = stats.summarize(rounds_of[r["id"]], random.Random(seed + r["id"]), n_boot, warmup_k)
+            reps_of[r["id"]] = s.replicates
             store.update_cell(
                 r["id"],
                 status="ok",
@@ -908,8 +910,8 @@ def finalize(store: Store, run_id: str, n_boot: int, seed: int, warmup_k: float 
             continue
         bmed = b["median_ns"]
         mine, base = (stats.trim(rounds_of[x], warmup_k)[0] for x in (r["id"], b["id"]))
-        if min(len(mine), len(base)) >= stats.ROUND_UNIT_MIN:
-            lo, hi = stats.net_ci([stats.median(x) for x in mine], [stats.median(x) for x in base])
+        if reps_of[r["id"]] and reps_of[b["id"]]:
+            lo, hi = stats.net_replicates_ci(reps_of[r["id"]], reps_of[b["id"]])
         else:
             lo, hi = stats.bootstrap_ci(mine, random.Random(seed - r["id"]), n_boot, minus=base)
         store.update_cell(r["id"], baseline_ns=bmed, net_ns=r["median_ns"] - bmed, net_ci_low_ns=lo, net_ci_high_ns=hi)

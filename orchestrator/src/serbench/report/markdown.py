@@ -263,9 +263,11 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     legend = (
         INSTR_NOTE + " Incorrect and failed cells are never ranked; they are listed at the end with their reasons."
         if counting
-        else "Times are per operation: the 20% trimmed mean over a cell's processes of each process's median "
-        "(one process: the median of its samples), warm-up samples dropped (docs/methodology.md). **Net** = "
-        "gross − the baseline's time (spec/fairness.md); the CI is the 95% CI of the net time over processes. "
+        else "Times are per operation: the mean of the faster half of a cell's processes' medians (the fastest "
+        "of 2 or 3; one process: the median of its samples), warm-up samples dropped: the host only ever adds "
+        'time, so the undisturbed processes are the fast ones (docs/methodology.md, "The fast half"). '
+        "**Net** = gross − the baseline's time (spec/fairness.md); the CI is the 95% bootstrap CI of the net "
+        "time over processes and their samples. "
         "*Gross/base* is gross time over the baseline's. "
         f"*⚠ noisy*: the 95% CI half-width is above {NOISY_REL_CI:.0%} of the time. *⚠ bimodal*: the "
         "samples fall into two clusters at least 10% apart, and the median may sit in either. *⚠ within "
