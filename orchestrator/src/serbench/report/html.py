@@ -668,7 +668,9 @@ def _header(run, cells, h: dict) -> list[str]:
     legend = (
         "Net instructions per operation (gross − the baseline's count), counted under valgrind; exact, so no CI."
         if counting
-        else "Net time = gross − the baseline's time; whiskers: the 95% CI of the net time. Faded grey bars are "
+        else "A cell's time is the mean of the faster half of its processes' medians (the host only adds time; "
+        'docs/methodology.md, "The fast half"). Net time = gross − the baseline\'s time; whiskers: the 95% CI '
+        "of the net time. Faded grey bars are "
         "within baseline noise (their CI reaches zero): not ranked, drawn after the ranked rows. Incorrect and "
         "failed rows are named, never drawn as bars."
     )
