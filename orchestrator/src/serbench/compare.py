@@ -89,20 +89,6 @@ def measure_of(store: Store, run_id: str) -> str:
     return json.loads(store.run(run_id)["args_json"]).get("measure") or "time"
 
 
-def _time(rounds, rng) -> float:
-    """One bootstrap draw of a cell's time as the run computed it (stats.summarize): the fast half of
-    resampled processes' medians of resampled samples, or the median of one process's samples."""
-    if len(rounds) < stats.ROUND_UNIT_MIN:
-        return median(stats._resample(rounds, rng))
-    picked = [rounds[rng.randrange(len(rounds))] for _ in rounds]
-    return stats.fast_mean([median(rng.choices(r, k=len(r))) for r in picked])
-
-
-def _value(rounds, base, rng):
-    v = _time(rounds, rng)
-    return v - _time(base, rng) if base else v
-
-
 def _cells(store: Store, run_id: str) -> tuple[dict, dict]:
     """(measured cells with their baselines, every non-baseline cell) by KEY."""
     rows = store.cells(run_id)
@@ -140,9 +126,7 @@ def geomean_ci(rows: list[Row], rng: random.Random, n_boot: int, level: float = 
     for _ in range(n_boot):
         picked = [cells[rng.randrange(len(cells))] for _ in cells]
         out.append(stats.geomean([b[rng.randrange(len(b))] for b in picked]))
-    out.sort()
-    a = (1 - level) / 2
-    return stats._percentile(out, a), stats._percentile(out, 1 - a)
+    return stats.interval(out, level)
 
 
 def _differences(a: dict, b: dict, fields) -> list[str]:
@@ -186,23 +170,33 @@ def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int =
     cb, every_b = _cells(store, run_b)
     rows: list[Row] = []
     versions: set[str] = set()
+    loaded: dict[int, list[list[float]]] = {}
+    reps: dict[int, list[float]] = {}
+
+    def samples(cell) -> list[list[float]]:
+        if cell["id"] not in loaded:
+            loaded[cell["id"]] = list(store.samples(cell["id"]).values())
+        return loaded[cell["id"]]
+
+    def net(cell, base) -> list[float]:
+        """Bootstrap replicates of a cell's net time, each cell's (a baseline shared by many rows
+        too) drawn once (stats.time_replicates, the run's own estimator)."""
+        for c in (cell, base) if base else (cell,):
+            if c["id"] not in reps:
+                reps[c["id"]] = stats.time_replicates(samples(c), random.Random(seed + c["id"]), n_boot)
+        if not base:
+            return reps[cell["id"]]
+        return [x - y for x, y in zip(reps[cell["id"]], reps[base["id"]], strict=True)]
+
     for key in sorted(ca.keys() & cb.keys()):
         (ra, ba), (rb, bb) = ca[key], cb[key]
         if ra["version"] != rb["version"]:
             versions.add(f"{ra['library']} {ra['version']} (A) vs {rb['version']} (B)")
-        sa, sb = list(store.samples(ra["id"]).values()), list(store.samples(rb["id"]).values())
-        bsa = list(store.samples(ba["id"]).values()) if ba else None
-        bsb = list(store.samples(bb["id"]).values()) if bb else None
+        sa, sb = samples(ra), samples(rb)
         a_ns = ra["net_ns"] if ra["net_ns"] is not None else ra["median_ns"]
         b_ns = rb["net_ns"] if rb["net_ns"] is not None else rb["median_ns"]
-        rng = random.Random(seed)
-        boots = []
-        for _ in range(n_boot):
-            va, vb = _value(sa, bsa, rng), _value(sb, bsb, rng)
-            if va > 0:
-                boots.append(vb / va)
-        ordered = sorted(boots)
-        ci = (stats._percentile(ordered, 0.025), stats._percentile(ordered, 0.975)) if boots else (math.nan,) * 2
+        boots = [vb / va for va, vb in zip(net(ra, ba), net(rb, bb), strict=True) if va > 0]
+        ci = stats.interval(boots) if boots else (math.nan,) * 2
         # The test compares round medians: rounds are the independent units (fresh processes).
         p = stats.mann_whitney_p([median(r) for r in sa], [median(r) for r in sb])
         ratio = b_ns / a_ns if a_ns > 0 else math.nan

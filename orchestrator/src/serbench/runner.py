@@ -909,9 +909,9 @@ def finalize(store: Store, run_id: str, n_boot: int, seed: int, warmup_k: float 
         if b is None or b["id"] not in rounds_of:
             continue
         bmed = b["median_ns"]
-        mine, base = (stats.trim(rounds_of[x], warmup_k)[0] for x in (r["id"], b["id"]))
         if reps_of[r["id"]] and reps_of[b["id"]]:
             lo, hi = stats.net_replicates_ci(reps_of[r["id"]], reps_of[b["id"]])
         else:
+            mine, base = (stats.trim(rounds_of[x], warmup_k)[0] for x in (r["id"], b["id"]))
             lo, hi = stats.bootstrap_ci(mine, random.Random(seed - r["id"]), n_boot, minus=base)
         store.update_cell(r["id"], baseline_ns=bmed, net_ns=r["median_ns"] - bmed, net_ci_low_ns=lo, net_ci_high_ns=hi)

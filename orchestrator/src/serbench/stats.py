@@ -79,9 +79,7 @@ def bootstrap_ci(
         if minus:
             v -= median(_resample(minus, rng))
         stats.append(v)
-    stats.sort()
-    a = (1 - level) / 2
-    return _percentile(stats, a), _percentile(stats, 1 - a)
+    return interval(stats, level)
 
 
 @dataclass(frozen=True)
@@ -169,10 +167,6 @@ def trimmed(xs: list[float], gamma: float = TRIM) -> tuple[float, float, int]:
     return sum(kept) / h, (n - 1) * sw2 / (h * (h - 1)) if h > 1 else 0.0, h - 1
 
 
-def trimmed_mean(xs: list[float]) -> float:
-    return trimmed(xs)[0]
-
-
 def process_ci(medians: list[float]) -> tuple[float, float, float]:
     """(trimmed mean, CI low, CI high) from the processes' medians, the process being the unit of
     replication (Kalibera & Jones 2013, "Rigorous benchmarking in reasonable time", ISMM, §3): their 20%
@@ -221,12 +215,26 @@ def fast_replicates(rounds: list[list[float]], rng: random.Random, n_boot: int) 
     return [fast_mean([pools[rng.randrange(n)][rng.randrange(MEDIAN_POOL)] for _ in range(n)]) for _ in range(n_boot)]
 
 
+def time_replicates(rounds: list[list[float]], rng: random.Random, n_boot: int) -> list[float]:
+    """Bootstrap replicates of a cell's time as summarize estimates it: fast_replicates from
+    ROUND_UNIT_MIN processes on, else the median of the one process's resampled samples."""
+    if len(rounds) >= ROUND_UNIT_MIN:
+        return fast_replicates(rounds, rng, n_boot)
+    return [median(_resample(rounds, rng)) for _ in range(n_boot)]
+
+
+def interval(replicates: list[float], level: float = 0.95) -> tuple[float, float]:
+    """The percentile interval of bootstrap replicates (Hyndman & Fan type 7 percentiles)."""
+    xs = sorted(replicates)
+    a = (1 - level) / 2
+    return _percentile(xs, a), _percentile(xs, 1 - a)
+
+
 def percentile_ci(replicates: list[float], estimate: float, level: float = 0.95) -> tuple[float, float]:
     """The percentile interval of bootstrap replicates, widened to hold the estimate itself (a
     minimum-like statistic's replicates can all lie on one side of it)."""
-    xs = sorted(replicates)
-    a = (1 - level) / 2
-    return min(estimate, _percentile(xs, a)), max(estimate, _percentile(xs, 1 - a))
+    lo, hi = interval(replicates, level)
+    return min(estimate, lo), max(estimate, hi)
 
 
 def rel_half_width(medians: list[float]) -> float:
@@ -241,8 +249,7 @@ def rel_half_width(medians: list[float]) -> float:
 def net_replicates_ci(a: list[float] | tuple[float, ...], b: list[float] | tuple[float, ...]) -> tuple[float, float]:
     """95% percentile interval of a net time from the two cells' independent bootstrap replicates of
     their times (`fast_replicates`), paired by index: each difference is a draw of the net."""
-    d = sorted(x - y for x, y in zip(a, b, strict=True))
-    return _percentile(d, 0.025), _percentile(d, 0.975)
+    return interval([x - y for x, y in zip(a, b, strict=True)])
 
 
 #: series longer than this use the steady half as the reference in steady_state (its cost, not its rule)
@@ -325,7 +332,7 @@ def summarize(rounds: list[list[float]], rng: random.Random, n_boot: int = 1000,
     reps: list[float] = []
     if len(rounds) >= ROUND_UNIT_MIN:
         mid = fast_mean(meds)
-        reps = fast_replicates(rounds, rng, n_boot)
+        reps = time_replicates(rounds, rng, n_boot)
         lo, hi = percentile_ci(reps, mid)
     else:
         mid = median(pooled)
