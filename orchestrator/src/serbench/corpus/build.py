@@ -16,7 +16,7 @@ import zstandard
 
 from ..objhash import HASH_VERSION, hash_value, hex64
 from . import generator, typed
-from .formats import DECODERS, DEPTH_MESSAGE, FORMATS, IMPORT_EXTENSIONS, MAX_DEPTH, FormatError
+from .formats import DECODERS, DEPTH_MESSAGE, FORMATS, IMPORT_EXTENSIONS, MAX_DEPTH, FormatError, IntegerTooLong
 
 MANIFEST = "manifest.json"
 GZIP_LEVEL = 9
@@ -81,6 +81,13 @@ class _Overflow(float):
     literal: str
 
 
+class _LongInteger(int):
+    """A JSON integer too long for Python to convert (its int-string limit), kept as its digit count to
+    name it (`_check_json_overflow`)."""
+
+    digits: int
+
+
 def _path(where) -> str:
     """`where` is a linked (parent, key) pair, built only for containers so the walk stays cheap."""
     keys = []
@@ -109,6 +116,8 @@ def _scalar_problem(v) -> str | None:
         return _string_problem(v, "string")
     if t is bool or v is None or t is bytes:
         return None
+    if t is _LongInteger:
+        return f"integer of {v.digits} digits does not fit int64 or uint64; write it as a string"
     if t is int or isinstance(v, int):
         if -(1 << 63) <= v < (1 << 64):
             return None
@@ -168,7 +177,15 @@ def check_data_model(doc) -> tuple[int, bool]:
 
 def _check_json_overflow(text: str) -> None:
     """JSON has no infinity: an infinite float read from JSON was a number too large for a double
-    (1e400). Read the text again keeping such literals, to name the number and where it is."""
+    (1e400), and an integer of thousands of digits cannot even be converted. Read the text again
+    keeping such literals, to name the number and where it is."""
+
+    def keep_int(literal: str) -> int:
+        if len(literal) <= 64:
+            return int(literal)
+        i = _LongInteger(0)
+        i.digits = len(literal.lstrip("-"))
+        return i
 
     def keep(literal: str) -> float:
         f = float(literal)
@@ -177,7 +194,7 @@ def _check_json_overflow(text: str) -> None:
             f.literal = literal
         return f
 
-    doc = json.loads(text, parse_float=keep, object_pairs_hook=dict)
+    doc = json.loads(text, parse_float=keep, parse_int=keep_int, object_pairs_hook=dict)
     check_data_model(doc)
 
 
@@ -291,7 +308,11 @@ def _decode_user_file(u: UserFile) -> Dataset:
     if hashlib.sha256(data).hexdigest() != u.sha256:
         raise FormatError(f"{u.path}: the file changed while serbench was reading it; run again when it is written")
     try:
-        doc = DECODERS[u.fmt](data)
+        try:
+            doc = DECODERS[u.fmt](data)
+        except IntegerTooLong:
+            _check_json_overflow(data.decode("utf-8"))
+            raise
         if not isinstance(doc, dict):
             raise FormatError(
                 'the root must be a map (BSON and most tree APIs need one); wrap the document as {"data": ...}'

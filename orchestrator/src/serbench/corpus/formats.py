@@ -79,6 +79,10 @@ def _reject_constant(name: str):
     raise FormatError(f"{name} is not valid JSON and not in the data model (floats are finite); use null or a number")
 
 
+class IntegerTooLong(FormatError):
+    """A JSON integer too long to convert at all; `build` reads the text again to say where it is."""
+
+
 def decode_json(data: bytes):
     """Strict JSON (RFC 8259): UTF-8, unique keys, no NaN or Infinity, nesting within MAX_DEPTH."""
     if not data.strip():
@@ -95,8 +99,11 @@ def decode_json(data: bytes):
         raise FormatError(DEPTH_MESSAGE) from e
     except FormatError:
         raise
-    except ValueError as e:  # e.g. an integer longer than Python's int-string limit
-        raise FormatError(f"invalid JSON: {e}") from e
+    except ValueError as e:  # an integer longer than Python's int-string limit (4,300 digits)
+        raise IntegerTooLong(
+            "invalid JSON for the data model: an integer with thousands of digits, where integers are int64 or "
+            "uint64; write it as a string"
+        ) from e
 
 
 # --- MessagePack, CBOR, BSON -----------------------------------------------------------------------
