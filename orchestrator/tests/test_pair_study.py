@@ -49,8 +49,8 @@ def _store(path: Path, drift_pct: float) -> sqlite3.Connection:
 
 def test_a_pair_that_differs_only_by_process_noise_has_run_effects_near_one(tmp_path, capsys):
     db = _store(tmp_path / "s.db", drift_pct=0.0)
-    pa, _ = pair_study.load(db, "A")
-    pb, _ = pair_study.load(db, "B")
+    pa, _, _ = pair_study.load(db, "A")
+    pb, _, _ = pair_study.load(db, "B")
     pair_study.run_effects(pair_study.per_cell(pa), pair_study.per_cell(pb))
     line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.strip().startswith("all"))
     ratio = float(line.split()[-1])
@@ -59,8 +59,8 @@ def test_a_pair_that_differs_only_by_process_noise_has_run_effects_near_one(tmp_
 
 def test_a_drift_common_to_all_cells_shows_in_the_bins_and_its_correction_narrows_b_over_a(tmp_path, capsys):
     db = _store(tmp_path / "s.db", drift_pct=6.0)
-    pa, _ = pair_study.load(db, "A")
-    pb, _ = pair_study.load(db, "B")
+    pa, _, _ = pair_study.load(db, "A")
+    pb, _, _ = pair_study.load(db, "B")
     pair_study.drift("B", pb, bin_s=30.0)
     out = capsys.readouterr().out
     bins = [float(x) for x in out.splitlines()[1].split()[1:]]
@@ -69,3 +69,43 @@ def test_a_drift_common_to_all_cells_shows_in_the_bins_and_its_correction_narrow
     raw = pair_study.spread_of_ratio(a, b)
     fixed = pair_study.spread_of_ratio(a, pair_study.per_cell(pb, pair_study.moving_drift(pb, 10)))
     assert fixed < raw * 0.8, (raw, fixed)
+
+
+def test_a_low_quantile_inside_a_process_drops_a_collectors_slow_batches_where_the_fast_half_keeps_them(
+    tmp_path, capsys
+):
+    """Native cells with 1% noise, and Go cells whose every process runs 5 batches of which 3 hold a
+    collection (1.5x): the fast half of process medians gives the collecting cells their 1.5x and
+    agrees between the runs, the 10th percentile inside a process reports the batches without one."""
+    db = sqlite3.connect(tmp_path / "s.db")
+    db.executescript(
+        "create table cells (id integer primary key, run_id text, harness text, bench text, baseline_bench text,"
+        " test text, dataset text, format text, status text);"
+        "create table rounds (cell_id int, round int, finished_at real);"
+        "create table samples (cell_id int, round int, idx int, iterations int, wall_ns int);"
+    )
+    rng = random.Random(5)
+    cid = 0
+    for run in ("A", "B"):
+        for harness in ("native", "go"):
+            for i in range(20):
+                cid += 1
+                db.execute(
+                    "insert into cells values (?, ?, ?, ?, NULL, 'tree', 'size-1', 'json', 'ok')",
+                    (cid, run, harness, f"lib{i}"),
+                )
+                for rnd in range(4):
+                    db.execute("insert into rounds values (?, ?, ?)", (cid, rnd, cid * 10 + rnd))
+                    for idx in range(5):
+                        gc = 1.5 if harness == "go" and idx % 2 == 0 else 1.0
+                        ns = 1000.0 * (1 + i) * gc * math.exp(rng.gauss(0, 0.01))
+                        db.execute("insert into samples values (?, ?, ?, 1, ?)", (cid, rnd, idx, int(ns)))
+    db.commit()
+    _, _, sa = pair_study.load(db, "A")
+    _, _, sb = pair_study.load(db, "B")
+    pair_study.estimators(sa, sb)
+    rows = {ln[3:27].strip(): ln[27:].split() for ln in capsys.readouterr().out.splitlines()[2:]}
+    fast, p10 = rows["fast half of medians"], rows["fast half of 10th pct"]
+    assert float(fast[0].rstrip("%")) >= 95, fast  # every cell within +-5%
+    go, native = p10.index("go"), p10.index("native")
+    assert float(p10[go + 1]) < 0.72 and float(p10[native + 1]) > 0.97, p10  # 1/1.5 for the collector
