@@ -10,6 +10,7 @@ import pytest
 from serbench import runner
 from serbench.cli import main
 from serbench.compare import CI_ONLY, DatasetShift, Row, agreement, by_dataset, common_shift, compare, render, to_json
+from serbench.report import html as html_report
 from serbench.store import Store
 
 from .test_report import ARGS, ENV, MANIFEST, _cell, make_run
@@ -162,3 +163,28 @@ def test_agreement_names_a_dataset_whose_cells_moved_together_beyond_the_runs_sh
     assert "size-2 1.000" not in text and "trade 0.900" not in text
     # nothing moved apart from the rest: nothing said
     assert "moved together" not in agreement([row(i, "size-2" if i % 2 else "size-5", 1.0) for i in range(30)])[0]
+
+
+def test_a_cell_within_baseline_noise_in_either_run_is_marked_and_left_out_of_agreement_and_geomeans(tmp_path):
+    # packer's net in B is made to have a CI that reaches zero, as a row that costs about what its
+    # baseline does: its ratio (0.412 here) is noise, so it is not counted, named or averaged
+    store = _two_runs(tmp_path)
+    store.db.execute("UPDATE cells SET net_ci_low_ns = -1 WHERE run_id = 'run-b' AND bench = 'packer'")
+    cmp = compare(store, "run-a", "run-b", n_boot=100)
+    packer = next(r for r in cmp.rows if r.key[1] == "packer")
+    assert packer.noise == "B" and all(r.noise == "" for r in cmp.rows if r is not packer)
+    text = render(cmp)
+    assert (
+        "Agreement: 1 of 3 cells (33.3%) have B/A of net time within ±5% (1 more within baseline noise in A or "
+        "B, ‡, not counted)."
+    ) in text
+    assert "Furthest out: fastjson tree size-1 json (0.450), fastjson write" in text and "packer tree" not in text
+    assert "| not significant ‡ within baseline noise in B |" in text
+    assert "‡ *within baseline noise in A (or B)*: that run's net time has a 95% CI that reaches zero" in text
+    assert "packer" not in cmp.geo and cmp.geo["fastjson"].cells == 2
+    doc = json.loads(to_json(cmp))
+    assert doc["cells_counted"] == 3 and doc["cells_agreeing"] == 1
+    assert [r["within_baseline_noise"] for r in doc["rows"] if r["key"][1] == "packer"] == ["B"]
+    # the HTML comparison lists it without drawing a ratio
+    drawn = html_report._ratio_row(packer, counting=False)
+    assert drawn["ratio"] is None and drawn["lo"] is None and drawn["verdict"].endswith("within baseline noise in B")

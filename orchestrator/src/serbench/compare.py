@@ -51,6 +51,7 @@ class Row:
     p_adj: float = 1.0
     verdict: str = ""
     mark: str = ""  # CI_ONLY or TEST_ONLY when the CI and the verdict need the legend's explanation
+    noise: str = ""  # the runs ("A", "B", "A and B") where the net time's CI reaches zero (`within_noise`)
     boots: list[float] = field(default_factory=list, repr=False)
 
 
@@ -102,6 +103,19 @@ def _cells(store: Store, run_id: str) -> tuple[dict, dict]:
         if r["status"] == "ok" and r["median_ns"] is not None:
             measured[key] = (r, by_bench.get((r["harness"], r["baseline_bench"], r["dataset"], r["format"])))
     return measured, every
+
+
+def within_noise(cell) -> bool:
+    """The cell's net time is within its baseline's noise: its 95% CI reaches zero, as the report marks
+    it and leaves it unranked (docs/methodology.md, "Within baseline noise"). Such a net is mostly the
+    baseline's noise, and a ratio of two of them (0.14 and 7 have been seen between two runs of one
+    build) says nothing about the library."""
+    return cell["net_ns"] is not None and cell["net_ci_low_ns"] is not None and cell["net_ci_low_ns"] <= 0
+
+
+def countable(rows: list[Row]) -> list[Row]:
+    """The rows whose ratio can be read: finite, and neither run's net within its baseline's noise."""
+    return [r for r in rows if math.isfinite(r.ratio) and not r.noise]
 
 
 def _why_not(key, every_a: dict, every_b: dict) -> str:
@@ -200,19 +214,21 @@ def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int =
         # The test compares round medians: rounds are the independent units (fresh processes).
         p = stats.mann_whitney_p([median(r) for r in sa], [median(r) for r in sb])
         ratio = b_ns / a_ns if a_ns > 0 else math.nan
-        rows.append(Row(key, ra["library"], a_ns, b_ns, ratio, ci, p, boots=[b for b in boots if b > 0]))
+        noise = " and ".join(side for side, c in (("A", ra), ("B", rb)) if within_noise(c))
+        rows.append(Row(key, ra["library"], a_ns, b_ns, ratio, ci, p, noise=noise, boots=[b for b in boots if b > 0]))
     for row, adj in zip(rows, stats.holm([r.p for r in rows]), strict=True):
         row.p_adj = adj
         significant = adj < ALPHA
         row.verdict = ("faster" if row.ratio < 1 else "slower") if significant else "not significant"
         excludes_one = row.ci[0] > 1 or row.ci[1] < 1
-        if excludes_one != significant:
+        if excludes_one != significant and not row.noise:  # a ratio of noise has no CI worth explaining
             row.mark = CI_ONLY if excludes_one else TEST_ONLY
     geo: dict[str, Geo] = {}
     rng = random.Random(seed)
     for lib in sorted({r.library for r in rows}):
-        mine = [r for r in rows if r.library == lib]
-        geo[lib] = Geo(stats.geomean([r.ratio for r in mine]), geomean_ci(mine, rng, n_boot), len(mine))
+        mine = [r for r in countable(rows) if r.library == lib]
+        if mine:
+            geo[lib] = Geo(stats.geomean([r.ratio for r in mine]), geomean_ci(mine, rng, n_boot), len(mine))
     keys = sorted(every_a.keys() | every_b.keys())
     not_compared = [(k, _why_not(k, every_a, every_b)) for k in keys if not (k in ca and k in cb)]
     rounds_of = (json.loads(store.run(r)["args_json"]).get("rounds", 0) for r in (run_a, run_b))
@@ -366,7 +382,8 @@ def render(cmp: Comparison) -> str:
         h, b, t, d, f = r.key
         out.append(
             f"| {h} | {b} | {t} | {d} | {f} | {fmt_ns(r.a_ns)} | {fmt_ns(r.b_ns)} | {r.ratio:.3f} | "
-            f"{_fmt_ci(r.ci)} | {r.p_adj:.3g} | {r.verdict}{(' ' + r.mark) if r.mark else ''} |"
+            f"{_fmt_ci(r.ci)} | {r.p_adj:.3g} | {r.verdict}{(' ' + r.mark) if r.mark else ''}"
+            f"{f' {NOISE_MARK} within baseline noise in {r.noise}' if r.noise else ''} |"
         )
     n_rounds = f"{cmp.rounds[0]} and {cmp.rounds[1]}" if cmp.rounds[0] != cmp.rounds[1] else str(cmp.rounds[0])
     if any(r.mark == CI_ONLY for r in rows):
@@ -379,6 +396,14 @@ def render(cmp: Comparison) -> str:
             "compared (Holm): it says whether the difference would show again in other processes. Few rounds cannot "
             "reach significance, so read such a row as *measured, not yet proven*; more rounds (`--mode full`) "
             "decide it.",
+        ]
+    if any(r.noise for r in rows):
+        out += [
+            "",
+            f"{NOISE_MARK} *within baseline noise in A (or B)*: that run's net time has a 95% CI that reaches zero, "
+            "so the net is mostly the baseline's noise and its ratio means nothing; such cells are left out of "
+            "the agreement count and the geometric means. The verdict, which compares gross round medians, "
+            "still holds.",
         ]
     if any(r.mark == TEST_ONLY for r in rows):
         out += [
@@ -400,15 +425,17 @@ def render(cmp: Comparison) -> str:
 
 
 AGREE = 0.05  # two runs of one build "agree" on a cell when B/A of net time is within ±5% (issue 18)
+NOISE_MARK = "‡"
 
 
 def agreement(rows: list[Row]) -> list[str]:
     """How often two runs agree, in one paragraph: the share of cells whose net-time ratio is within
     ±5% of 1, the cells furthest out, and the count of each verdict. For two runs of the same build this
     is the run-to-run reproducibility the report's CIs promise."""
-    finite = [r for r in rows if math.isfinite(r.ratio)]
+    finite = countable(rows)
     if not finite:
         return []
+    noisy = sum(1 for r in rows if r.noise)
     inside = [r for r in finite if abs(r.ratio - 1) <= AGREE]
     far = sorted(
         (r for r in finite if abs(r.ratio - 1) > AGREE), key=lambda r: -abs(math.log(r.ratio)) if r.ratio > 0 else 0
@@ -418,7 +445,11 @@ def agreement(rows: list[Row]) -> list[str]:
         verdicts[r.verdict] = verdicts.get(r.verdict, 0) + 1
     line = (
         f"Agreement: {len(inside)} of {len(finite)} cells ({len(inside) / len(finite):.1%}) have B/A of net time "
-        f"within ±{AGREE:.0%}. Verdicts: " + ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items())) + "."
+        f"within ±{AGREE:.0%}"
+        + (f" ({noisy} more within baseline noise in A or B, {NOISE_MARK}, not counted)" if noisy else "")
+        + ". Verdicts: "
+        + ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items()))
+        + "."
     )
     shift = common_shift(finite)
     if shift is not None and abs(shift - 1) > 0.005:
@@ -461,8 +492,8 @@ def by_dataset(rows: list[Row]) -> dict[str, DatasetShift]:
     """Each dataset's median B/A, cell count and cells within ±AGREE, for datasets with at least
     DATASET_MIN_CELLS compared cells."""
     groups: dict[str, list[float]] = {}
-    for r in rows:
-        if math.isfinite(r.ratio) and r.ratio > 0:
+    for r in countable(rows):
+        if r.ratio > 0:
             groups.setdefault(r.key[3], []).append(r.ratio)
     return {
         ds: DatasetShift(median(xs), len(xs), sum(1 for x in xs if abs(x - 1) <= AGREE))
@@ -489,7 +520,7 @@ def common_shift(rows: list[Row]) -> float | None:
     (another host load, another frequency), the level above processes that no run can see from inside
     (Kalibera & Jones 2013). It is reported, never divided out of the ratios and verdicts above; with
     fewer than 20 cells it is not estimated."""
-    ratios = [r.ratio for r in rows if math.isfinite(r.ratio) and r.ratio > 0]
+    ratios = [r.ratio for r in countable(rows) if r.ratio > 0]
     return median(ratios) if len(ratios) >= 20 else None
 
 
@@ -531,7 +562,8 @@ def to_json(cmp: Comparison) -> str:
             "commits": cmp.commits,
             "dirty": cmp.dirty,
             "agree_within": AGREE,
-            "cells_agreeing": sum(1 for r in cmp.rows if math.isfinite(r.ratio) and abs(r.ratio - 1) <= AGREE),
+            "cells_agreeing": sum(1 for r in countable(cmp.rows) if abs(r.ratio - 1) <= AGREE),
+            "cells_counted": len(countable(cmp.rows)),
             "common_shift": common_shift(cmp.rows),
             "by_dataset": {
                 ds: {"median_ratio": d.median_ratio, "cells": d.cells, "agreeing": d.agreeing}
@@ -552,6 +584,7 @@ def to_json(cmp: Comparison) -> str:
                     "p_adjusted": _finite(r.p_adj),
                     "verdict": r.verdict,
                     "ci_and_verdict_differ": bool(r.mark),
+                    "within_baseline_noise": r.noise or None,
                 }
                 for r in cmp.rows
             ],

@@ -756,8 +756,9 @@ VERDICT_COLOURS = {
 def _ratio_row(r, counting: bool) -> dict:
     h, b, t, d, f = r.key
     fmt = fmt_instr if counting else fmt_ns
-    ci = None if counting or any(math.isnan(x) for x in r.ci) else r.ci
-    finite = math.isfinite(r.ratio)
+    # a ratio of nets within their baseline's noise is not drawn (compare.within_noise)
+    ci = None if counting or r.noise or any(math.isnan(x) for x in r.ci) else r.ci
+    finite = math.isfinite(r.ratio) and not r.noise
     return {
         "lang": h,
         "bench": b,
@@ -769,7 +770,9 @@ def _ratio_row(r, counting: bool) -> dict:
         "ratio": r.ratio if finite else None,
         "lo": ci[0] if ci else None,
         "hi": ci[1] if ci else None,
-        "verdict": r.verdict + (f" {r.mark}" if r.mark else ""),
+        "verdict": r.verdict
+        + (f" {r.mark}" if r.mark else "")
+        + (f", within baseline noise in {r.noise}" if r.noise else ""),
         "colour": VERDICT_COLOURS.get(r.verdict, "#868e96"),
         "text": (f"{r.ratio:.3f}" if finite else "–")
         + (f" (95% CI {ci[0]:.3f} – {ci[1]:.3f})" if ci else "")
@@ -818,7 +821,7 @@ def render_compare(cmp, library_js: str | None, library_note: str = "") -> str:
     body.append('<section id="ratios"><h2>B / A per cell</h2>')
     test_order = {t: i for i, (t, _) in enumerate(TEST_TITLES)}
     for (ds, test), rs in sorted(groups.items(), key=lambda g: (g[0][0], test_order.get(g[0][1], 99), g[0][1])):
-        # a cell whose A is within the baseline's noise has no ratio: listed last, never drawn
+        # a cell whose net is within its baseline's noise in A or B has no ratio: listed last, never drawn
         rs = sorted(rs, key=lambda r: (r["ratio"] is None, r["ratio"] or 0.0))
         cid = charts.add({"kind": "ratios", "rows": rs, "counting": counting})
         title = f"{ds} · {TEST_TITLE.get(test, test)}"
