@@ -144,3 +144,38 @@ def test_trade_seed_is_the_one_message_of_chronicles_table(corpus):
     default = _datasets(Namespace(size=[], dataset=[], data=[]), manifest, [])
     assert "trade-seed" not in default and "trade" in default
     assert _datasets(Namespace(size=[], dataset=["trade-seed"], data=[]), manifest, []) == ["trade-seed"]
+
+
+def test_compressed_sizes_are_computed_beside_the_encoding_at_most_two_at_a_time_and_land_in_each_entry(
+    tmp_path, monkeypatch
+):
+    """The sizes of a dataset's files come from worker threads (zlib and zstd release the GIL), yet
+    each entry carries exactly what compressed_sizes gives its file, in the manifest's key order, and
+    no more than SIZE_WORKERS files wait in memory at once."""
+    import threading
+    import time
+
+    from serbench.corpus import build
+
+    active, peak, lock = [0], [0], threading.Lock()
+    real = build.compressed_sizes
+
+    def slow_sizes(data: bytes) -> dict:
+        with lock:
+            active[0] += 1
+            peak[0] = max(peak[0], active[0])
+        time.sleep(0.05)
+        with lock:
+            active[0] -= 1
+        return real(data)
+
+    monkeypatch.setattr(build, "compressed_sizes", slow_sizes)
+    user = tmp_path / "mine.json"
+    user.write_text(json.dumps({"a": [1, 2.5, "x" * 300], "b": {"c": None, "d": True}}))
+    entries = build._write_dataset(tmp_path, load_user_file(user), lambda label: None)
+    files = [f for e in entries for f in e["files"].values()]
+    assert len(files) == len(FORMATS) + 1  # every format, and the file's exact bytes
+    for f in files:
+        assert list(f) == ["file", "bytes", "sha256", "gzip_bytes", "zstd_bytes"]
+        assert {k: f[k] for k in ("gzip_bytes", "zstd_bytes")} == real((tmp_path / f["file"]).read_bytes())
+    assert 1 <= peak[0] <= build.SIZE_WORKERS
