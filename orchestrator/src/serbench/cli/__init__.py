@@ -947,23 +947,29 @@ def parser() -> argparse.ArgumentParser:
     s.set_defaults(fn=cmd_robustness)
 
     s = command("list", help="the benchmarks of the harnesses that are built (never builds)")
-    s.add_argument("--lang", action="append", default=[])
+    s.add_argument("--lang", action="append", default=[], help="harness language (repeatable; default: every one)")
     s.add_argument("--json", action="store_true", help="the harnesses' `list` output as JSON")
     s.set_defaults(fn=cmd_list)
 
     s = command("build", help="install what is missing and build the harnesses (minutes the first time)")
-    s.add_argument("--lang", action="append", default=[])
+    s.add_argument("--lang", action="append", default=[], help="harness language (repeatable; default: every one)")
     s.set_defaults(fn=cmd_build)
 
     s = command("corpus", help="write the data files and manifest.json")
-    s.add_argument("--out", default=str(ROOT / "corpus"))
+    s.add_argument("--out", default=str(ROOT / "corpus"), help="folder to write (default: corpus/ of the checkout)")
     s.add_argument("--seed", type=SEED, default=DEFAULT_SEED, help="generator seed (0 to 2^64-1)")
-    s.add_argument("--data", action="append", default=[], metavar="FILE")
+    s.add_argument(
+        "--data",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="also your own .json/.msgpack/.cbor document, as `run --data` writes it (repeatable)",
+    )
     s.set_defaults(fn=cmd_corpus)
 
     s = command("report", help="a stored run as Markdown, JSON, CSV or a self-contained HTML page with charts")
     s.add_argument("run", nargs="?", help="run id (default: the latest)")
-    s.add_argument("--format", choices=("md", "json", "csv", "html"), default="md")
+    s.add_argument("--format", choices=("md", "json", "csv", "html"), default="md", help="default: md (Markdown)")
     s.add_argument(
         "--output", help="file to write (default: stdout; html: results/<run-id>/report.html, beside report.md)"
     )
@@ -977,13 +983,23 @@ def parser() -> argparse.ArgumentParser:
     s.set_defaults(fn=cmd_report)
 
     s = command("history", help="the runs in the store: id, date, mode, measure, languages, cells, wall time")
-    s.add_argument("--format", choices=("table", "json"), default="table")
+    s.add_argument("--format", choices=("table", "json"), default="table", help="default: table")
     s.set_defaults(fn=cmd_history)
 
-    s = command("compare", help="two runs: ratio, CI and significance per cell")
-    s.add_argument("run_a")
-    s.add_argument("run_b")
-    s.add_argument("--format", choices=("md", "json", "html"), default="md")
+    s = command(
+        "compare",
+        help="two runs: ratio, CI and significance per cell",
+        description="Per cell measured in both runs: B/A of net time with a 95% bootstrap CI and a verdict "
+        "(two-sided Mann-Whitney U on round medians, Holm-adjusted; quick runs rarely have the rounds for one: "
+        "compare full-mode runs); how many cells agree within ±5%, a shift of the whole run and datasets that "
+        "moved together; the geometric mean per library; the cells it could not compare, and what differs "
+        "between the runs' machines, settings, commits and library versions. A cell whose net is within its "
+        "baseline's noise in either run is marked ‡ and not counted. Instruction-count runs compare counts "
+        "exactly (identical, fewer or more instructions). docs/methodology.md explains each figure.",
+    )
+    s.add_argument("run_a", help="run id of A (`serbench history` lists them)")
+    s.add_argument("run_b", help="run id of B, compared against A (below 1: B is faster)")
+    s.add_argument("--format", choices=("md", "json", "html"), default="md", help="Markdown (default), JSON or HTML")
     s.add_argument("--output", help="file to write (default: stdout; html: results/compare-<run-a>-vs-<run-b>.html)")
     s.set_defaults(fn=cmd_compare)
 
@@ -991,7 +1007,12 @@ def parser() -> argparse.ArgumentParser:
     s.set_defaults(fn=cmd_doctor)
 
     s = command("test", help="every test of every part")
-    s.add_argument("--lang", action="append", default=[])
+    s.add_argument(
+        "--lang",
+        action="append",
+        default=[],
+        help="test the orchestrator and only this harness (repeatable; default: every harness)",
+    )
     s.set_defaults(fn=cmd_test)
 
     s = command("vectors", help="rewrite vectors/ from the golden documents (maintainers)")
