@@ -126,6 +126,19 @@ def test_a_run_whose_median_robust_cv_is_far_above_the_threshold_says_so_at_the_
     assert (
         "> **⚠ Warning:** This run is noisy" in markdown.render(store.run("quiet"), store.cells("quiet")).split("##")[0]
     )
+    assert "Quiet the machine" in warnings[0]  # no load was recorded: the machine may have been busy
+
+
+def test_a_noisy_run_on_an_idle_machine_says_the_noise_came_from_outside_it_and_what_helps(tmp_path):
+    store = Store(tmp_path / "s.db")
+    idle = [{"wall_s": 720.0, "cpu_capacity_s": 1440.0, "cpu_other_s": 4.7, "other_share": 0.0033}]
+    _run_with(store, "idle", ENV | {"load": idle}, [("a", 1000), ("b", 2000)])
+    runner.finalize(store, "idle", 50, 1)
+    store.db.execute("UPDATE cells SET rcv=0.12")
+    (warning,) = markdown.run_warnings(store.run("idle"), store.cells("idle"))
+    assert warning.startswith("this run is noisy: the median robust CV over its") and "12.0%, above 10%" in warning
+    assert "Other processes took only 0.3% of this machine's CPU time, so the noise came from outside it" in warning
+    assert "--mode full" in warning and "--measure instructions" in warning and "Quiet the machine" not in warning
 
 
 def _snapshots(*readings):

@@ -127,11 +127,25 @@ def run_warnings(run: sqlite3.Row, cells: list[sqlite3.Row]) -> list[str]:
         )
     rcvs = [c["rcv"] for c in cells if c["rcv"] is not None]
     if rcvs and median(rcvs) > NOISY_RUN_RCV:
-        out.append(
+        noisy = (
             f"this run is noisy: the median robust CV over its {len(rcvs)} measured cells is {median(rcvs):.1%}, "
             f"above {NOISY_RUN_RCV:.0%}, so small differences mean little. "
-            "Quiet the machine (`serbench doctor` checks the CPU governor) and run again, or use `--mode full`."
         )
+        if load and load["other_share"] is not None and not load["busy"]:
+            # Nothing here competed, so the noise came from outside the machine: on this project's VMs
+            # the host's other guests, which share its caches and memory bandwidth and take no CPU
+            # from this guest (0% steal; docs/methodology.md, "What the fast half cannot take out")
+            out.append(
+                noisy + f"Other processes took only {load['other_share']:.1%} of this machine's CPU time, so the "
+                "noise came from outside it (on a virtual machine, other guests of its host sharing caches and "
+                "memory bandwidth). Run again at another time, use `--mode full` (more and longer processes), or "
+                "count instructions (`--measure instructions`, compiled harnesses), which no host changes."
+            )
+        else:
+            out.append(
+                noisy + "Quiet the machine (`serbench doctor` checks the CPU governor) and run again, or use "
+                "`--mode full`."
+            )
     bimodal = [c for c in cells if c["bimodal"] and c["status"] == "ok"]
     if bimodal:
         names = ", ".join(cell_label(c) for c in bimodal[:5]) + (", …" if len(bimodal) > 5 else "")
