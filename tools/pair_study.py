@@ -160,15 +160,16 @@ def processes_needed(a: dict, b: dict, base: dict, reps: int = 20) -> None:
 
 
 def _quantile(xs: list[float], q: float) -> float:
-    s = sorted(xs)
-    i = q * (len(s) - 1)
-    lo = int(i)
-    return s[lo] + (s[min(lo + 1, len(s) - 1)] - s[lo]) * (i - lo)
+    return stats._percentile(sorted(xs), q)  # type 7, as the runs' intervals
 
 
 def _pooled(rounds: list[list[float]], q: float) -> float:
     """The q quantile of a cell's samples pooled, each process weighted alike (101 quantiles each)."""
-    return _quantile([_quantile(r, i / 100) for r in rounds for i in range(101)], q)
+    points = []
+    for r in rounds:
+        s = sorted(r)
+        points += [stats._percentile(s, i / 100) for i in range(101)]
+    return _quantile(points, q)
 
 
 ESTIMATORS = {
