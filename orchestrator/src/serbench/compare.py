@@ -108,8 +108,8 @@ def _cells(store: Store, run_id: str) -> tuple[dict, dict]:
 def within_noise(cell) -> bool:
     """The cell's net time is within its baseline's noise: its 95% CI reaches zero, as the report marks
     it and leaves it unranked (docs/methodology.md, "Within baseline noise"). Such a net is mostly the
-    baseline's noise, and a ratio of two of them (0.14 and 7 have been seen between two runs of one
-    build) says nothing about the library."""
+    baseline's noise, and a ratio of two of them (0.138 and 0.212 between two runs of one build)
+    says nothing about the library."""
     return cell["net_ns"] is not None and cell["net_ci_low_ns"] is not None and cell["net_ci_low_ns"] <= 0
 
 
@@ -225,8 +225,9 @@ def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int =
             row.mark = CI_ONLY if excludes_one else TEST_ONLY
     geo: dict[str, Geo] = {}
     rng = random.Random(seed)
+    readable = countable(rows)
     for lib in sorted({r.library for r in rows}):
-        mine = [r for r in countable(rows) if r.library == lib]
+        mine = [r for r in readable if r.library == lib]
         if mine:
             geo[lib] = Geo(stats.geomean([r.ratio for r in mine]), geomean_ci(mine, rng, n_boot), len(mine))
     keys = sorted(every_a.keys() | every_b.keys())
