@@ -266,6 +266,41 @@ def test_list_never_builds_and_names_what_is_not_built(capsys, tmp_path, monkeyp
     assert "serbench: no harness is built yet" in err
 
 
+def test_list_prints_each_column_as_wide_as_its_widest_entry(capsys, tmp_path, monkeypatch):
+    from serbench import runner
+
+    benches = [
+        {"id": "hash-object", "library": "serbench", "version": "1", "formats": ["json", "cbor"], "baseline": True},
+        {
+            "id": "jdk-externalizable-cbytes-typed",
+            "library": "jdk-serialization",
+            "version": "17.0.15",
+            "formats": ["java-externalizable"],
+            "tests": ["typed-encode", "typed-decode"],
+        },
+    ]
+    monkeypatch.setattr(PythonHarness, "is_built", lambda self: True)
+    monkeypatch.setattr(runner, "listing", lambda h: {"runtime": "CPython", "benchmarks": benches})
+    assert main(["--db", str(tmp_path / "s.db"), "list", "--lang", "python"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "python (CPython)"
+    header, base_row, long_row = lines[1:]
+    # every column starts where its header does, whatever the length of the id before it
+    for col in ("library", "version", "tests", "formats"):
+        at = header.index(col)
+        assert base_row[at - 2 : at] == "  " and base_row[at] != " "
+        assert long_row[at - 2 : at] == "  " and long_row[at] != " "
+    assert long_row.split() == [
+        "jdk-externalizable-cbytes-typed",
+        "jdk-serialization",
+        "17.0.15",
+        "typed-encode,",
+        "typed-decode",
+        "java-externalizable",
+    ]
+    assert base_row.split()[3:] == ["baseline", "json/cbor"]
+
+
 def test_two_commands_never_write_one_corpus_folder_at_once(corpus):
     import fcntl
     import threading

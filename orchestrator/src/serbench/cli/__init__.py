@@ -332,9 +332,15 @@ def cmd_list(args) -> int:
         return EXIT_OK
     for name, lst in listings.items():
         print(f"{name} ({lst.get('runtime', '')})")
-        for b in lst["benchmarks"]:
-            kind = "baseline" if b.get("baseline") else ", ".join(b["tests"])
-            print(f"  {b['id']:<24} {b['library']} {b['version']:<10} {'/'.join(b['formats']):<28} {kind}")
+        # columns as wide as their widest entry (ids such as jdk-externalizable-cbytes-typed broke
+        # fixed widths), the formats last: a typed baseline lists dozens
+        rows = [
+            [b["id"], b["library"], b["version"], "baseline" if b.get("baseline") else ", ".join(b["tests"])]
+            + ["/".join(b["formats"])]
+            for b in lst["benchmarks"]
+        ]
+        if rows:
+            _print_columns([["id", "library", "version", "tests", "formats"], *rows], indent="  ")
     return EXIT_OK
 
 
@@ -522,10 +528,15 @@ def cmd_history(args) -> int:
         ]
         for r in rows
     ]
-    widths = [max(len(x[i]) for x in [header, *table]) for i in range(len(header))]
-    for line in [header, *table]:
-        print("  ".join(x.ljust(w) for x, w in zip(line, widths, strict=True)).rstrip())
+    _print_columns([header, *table])
     return EXIT_OK
+
+
+def _print_columns(lines: list[list[str]], indent: str = "") -> None:
+    """Lines of text cells, each column as wide as its widest cell, two spaces apart."""
+    widths = [max(len(x[i]) for x in lines) for i in range(len(lines[0]))]
+    for line in lines:
+        print(indent + "  ".join(x.ljust(w) for x, w in zip(line, widths, strict=True)).rstrip())
 
 
 def cmd_compare(args) -> int:
