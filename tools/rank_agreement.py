@@ -24,6 +24,11 @@ def main() -> int:
     p.add_argument("time_run")
     p.add_argument("instr_run")
     p.add_argument("--db", default=str(ROOT / "results" / "serbench.db"))
+    p.add_argument(
+        "--varying",
+        action="store_true",
+        help="also rank cells whose repeat counted differently (Go's, whose collector runs on timers)",
+    )
     a = p.parse_args()
     store = Store(Path(a.db))
     key = ("harness", "bench", "test", "dataset", "format")
@@ -33,7 +38,10 @@ def main() -> int:
     instr = {
         tuple(c[k] for k in key): c
         for c in store.cells(a.instr_run)
-        if c["status"] == "ok" and not c["is_baseline"] and c["instr_net"] is not None and c["instr_deterministic"] != 0
+        if c["status"] == "ok"
+        and not c["is_baseline"]
+        and c["instr_net"] is not None
+        and (a.varying or c["instr_deterministic"] != 0)
     }
     common = sorted(set(times) & set(instr))
     groups: dict[tuple, list[tuple]] = {}

@@ -52,10 +52,6 @@ def test_the_jsonv2_rows_are_listed_and_verified_through_the_main_binary(go):
     assert res.returncode == 0 and json.loads(res.stdout) == {"hash": v["hash"]}
 
 
-def test_instruction_counts_are_declined_with_the_reason(go):
-    assert isinstance(go.instructions_unsupported, str) and "deterministic" in go.instructions_unsupported
-
-
 def test_code_size_probes_give_each_library_one_size_shared_by_its_rows(go):
     # two libraries, one per binary (the jsonv2 binary's probes are built with its experiment)
     go.build_size_probes(libraries={"buger/jsonparser", "encoding/json/v2"})

@@ -137,9 +137,10 @@ def total_of(folder: Path, prefix: str) -> int:
 # --- the arithmetic -----------------------------------------------------------------------------
 
 
-def extra_iterations(input_bytes: int) -> int:
-    """k, the extra iterations of the second run: about TARGET_BYTES of input in all, 1 to MAX_EXTRA."""
-    return max(1, min(MAX_EXTRA, round(TARGET_BYTES / max(1, input_bytes))))
+def extra_iterations(input_bytes: int, scale: int = 1) -> int:
+    """k, the extra iterations of the second run: about scale x TARGET_BYTES of input in all, 1 to
+    scale x MAX_EXTRA (a harness whose count varies from run to run, Go's, averages it over more)."""
+    return max(1, min(scale * MAX_EXTRA, round(scale * TARGET_BYTES / max(1, input_bytes))))
 
 
 def per_op(total_n1: int, total_n2: int, n1: int, n2: int) -> float:
@@ -184,9 +185,11 @@ def _clear(folder: Path) -> None:
 
 
 def fixed_env(harness) -> dict:
-    """FIXED_ENV plus what the harness sets itself (its env() minus ours)."""
+    """FIXED_ENV plus what the harness sets itself (its env() minus ours) and what it needs to be
+    counted (its instructions_env)."""
     own = harness.env() or {}
-    return FIXED_ENV | {k: v for k, v in own.items() if os.environ.get(k) != v and k not in FIXED_ENV}
+    mine = {k: v for k, v in own.items() if os.environ.get(k) != v and k not in FIXED_ENV}
+    return FIXED_ENV | mine | harness.instructions_env
 
 
 def count(cell: Cell, n: int, width: int, folder: Path, mode: Mode, seed: int, exe: str) -> tuple[Outcome, int | None]:
@@ -244,7 +247,7 @@ def run_cells(
     finished, total = 0, 3 * len(todo)
     with work_dir() as folder:
         for c in todo:
-            k = extra_iterations(c.file.stat().st_size)
+            k = extra_iterations(c.file.stat().st_size, c.harness.instructions_scale)
             n2 = N1 + k
             width = len(str(n2))
             state = _counts(rows[c.id]) or {"tool": "cachegrind", "n1": N1, "n2": n2, "counts": {}}

@@ -205,6 +205,8 @@ def _run(args, db: Store) -> int:
         env = envinfo.collect(ROOT, hs)
         if counting:
             env["valgrind"] = instructions.valgrind_version()
+            # harnesses whose counts vary by design, with why: the run's warning says it of their cells
+            env["instructions_varying"] = {h.name: h.instructions_varying for h in hs if h.instructions_varying}
         db.claim(run_id)  # before it is visible, so no `--resume` can take it
         db.create_run(run_id, mode.name, saved, env, manifest)
     n_real = sum(1 for c in cells if not c.bench.get("baseline"))
@@ -863,7 +865,8 @@ def parser() -> argparse.ArgumentParser:
         default="time",
         help="time: wall time per operation (default); instructions: instructions per operation counted "
         "under valgrind (cachegrind), net of the baseline, the same on every run of the same build and data; "
-        "compiled harnesses only (native, rust); ignores --mode's rounds and budget, and skips the allocation pass",
+        "compiled harnesses only (native, rust, go; Go's counts repeat to about 1%%, not exactly); "
+        "ignores --mode's rounds and budget, and skips the allocation pass",
     )
     s.add_argument("--budget-ms", type=_int_at_least(1), help="sampling time per process in ms (overrides the mode's)")
     s.add_argument(

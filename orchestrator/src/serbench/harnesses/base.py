@@ -49,6 +49,16 @@ class Harness:
     #: None when `run --measure instructions` can count this harness's instructions under valgrind
     #: (a compiled harness); otherwise why it cannot, stored as the reason of its unsupported cells
     instructions_unsupported: str | None = "the harness does not declare that valgrind can count it"
+    #: environment a counted process gets beside instructions.FIXED_ENV: what makes the count repeat
+    #: without changing what the timed runs measure
+    instructions_env: dict[str, str] = {}
+    #: how many times instructions.TARGET_BYTES of input the extra iterations of a counted cell
+    #: process: more for a harness whose count varies from run to run, so the variation is spread
+    #: over more operations (valgrind's start-up, not the iterations, is most of a counted process)
+    instructions_scale: int = 1
+    #: None when two counts of the same process are equal; otherwise why this harness's vary (its
+    #: runtime, not a library), which a count run stores and its warning gives
+    instructions_varying: str | None = None
     #: None when `run` without --lang includes this harness; otherwise why the default run leaves it
     #: out (quick mode's time promise), printed so the user knows to name it with --lang
     not_in_default_run: str | None = None

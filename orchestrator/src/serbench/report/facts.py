@@ -109,6 +109,12 @@ def run_warnings(run: sqlite3.Row, cells: list[sqlite3.Row]) -> list[str]:
         # counts do not depend on the machine's load; what makes them less trustworthy is a cell
         # whose repeat counted differently
         varied = [c for c in cells if c["instr_deterministic"] == 0 and c["status"] == "ok" and not c["is_baseline"]]
+        expected = env.get("instructions_varying") or {}
+        for h, why in sorted(expected.items()):
+            n = sum(1 for c in varied if c["harness"] == h)
+            if n:
+                out.append(f"{n} {h} {'cell is' if n == 1 else 'cells are'} not deterministic, as expected: {why}.")
+        varied = [c for c in varied if c["harness"] not in expected]
         if varied:
             names = ", ".join(cell_label(c) for c in varied[:5]) + (", …" if len(varied) > 5 else "")
             out.append(
