@@ -7,19 +7,13 @@ import json
 import subprocess
 
 import pytest
-from serbench.harnesses import BuildOptions, harness_classes
 
-from .conftest import ROOT, VECTORS
+from .conftest import VECTORS, built_harness
 
 
 @pytest.fixture(scope="module")
 def go():
-    h = harness_classes()["go"](ROOT, BuildOptions())
-    missing = h.missing_toolchain()
-    if missing:
-        pytest.skip(missing[0])
-    h.build()
-    return h
+    return built_harness("go")
 
 
 def test_env_info_records_the_collector_settings_and_each_binarys_goexperiment(go):

@@ -13,22 +13,13 @@ import pytest
 from serbench import objhash
 from serbench.corpus.build import check_data_model
 from serbench.corpus.formats import DECODERS, FormatError
-from serbench.harnesses import BuildOptions, harness_classes
 
-from .conftest import ROOT
+from .conftest import built_harness
 
 
 @pytest.fixture(scope="module")
 def native():
-    cls = harness_classes().get("native")
-    if cls is None:
-        pytest.skip("the native harness is not registered")
-    h = cls(ROOT, BuildOptions())
-    missing = h.missing_toolchain()
-    if missing:
-        pytest.skip(missing[0])
-    h.build()
-    return h
+    return built_harness("native")
 
 
 def _native(native, fmt: str, path) -> tuple[int, dict]:

@@ -865,7 +865,7 @@ def parser() -> argparse.ArgumentParser:
         default="time",
         help="time: wall time per operation (default); instructions: instructions per operation counted "
         "under valgrind (cachegrind), net of the baseline, the same on every run of the same build and data; "
-        "compiled harnesses only (native, rust, go; Go's counts repeat to about 1-3%%, not exactly); "
+        "compiled harnesses only (native, rust, go; Go's counts usually repeat to 1-3%%, now and then 10-30%% off); "
         "ignores --mode's rounds and budget, and skips the allocation pass",
     )
     s.add_argument("--budget-ms", type=_int_at_least(1), help="sampling time per process in ms (overrides the mode's)")
