@@ -337,8 +337,13 @@ def cmd_list(args) -> int:
         # columns as wide as their widest entry (ids such as jdk-externalizable-cbytes-typed broke
         # fixed widths), the formats last: a typed baseline lists dozens
         rows = [
-            [b["id"], b["library"], b["version"], "baseline" if b.get("baseline") else ", ".join(b["tests"])]
-            + ["/".join(b["formats"])]
+            [
+                b["id"],
+                b["library"],
+                b["version"],
+                "baseline" if b.get("baseline") else ", ".join(b["tests"]),
+                "/".join(b["formats"]),
+            ]
             for b in lst["benchmarks"]
         ]
         if rows:

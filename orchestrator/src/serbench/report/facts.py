@@ -100,6 +100,10 @@ def cell_label(c) -> str:
     return f"{c['harness']} {c['bench']} {c['test']} {c['dataset']} {c['format']}"
 
 
+def _cells_are(n: int) -> str:
+    return "cell is" if n == 1 else "cells are"
+
+
 def run_warnings(run: sqlite3.Row, cells: list[sqlite3.Row]) -> list[str]:
     """What makes this run's numbers less trustworthy, one sentence each with what to do: a busy
     machine, a noisy run, bimodal cells. The report puts them at the top; `run` prints them too."""
@@ -113,12 +117,12 @@ def run_warnings(run: sqlite3.Row, cells: list[sqlite3.Row]) -> list[str]:
         for h, why in sorted(expected.items()):
             n = sum(1 for c in varied if c["harness"] == h)
             if n:
-                out.append(f"{n} {h} {'cell is' if n == 1 else 'cells are'} not deterministic, as expected: {why}.")
+                out.append(f"{n} {h} {_cells_are(n)} not deterministic, as expected: {why}.")
         varied = [c for c in varied if c["harness"] not in expected]
         if varied:
             names = ", ".join(cell_label(c) for c in varied[:5]) + (", …" if len(varied) > 5 else "")
             out.append(
-                f"{len(varied)} {'cell is' if len(varied) == 1 else 'cells are'} not deterministic ({names}): the "
+                f"{len(varied)} {_cells_are(len(varied))} not deterministic ({names}): the "
                 "same process counted differently twice (or its baseline did), so its count may differ on the next "
                 "run too; a library that seeds a hash table from the OS does this."
             )
@@ -157,7 +161,7 @@ def run_warnings(run: sqlite3.Row, cells: list[sqlite3.Row]) -> list[str]:
     if bimodal:
         names = ", ".join(cell_label(c) for c in bimodal[:5]) + (", …" if len(bimodal) > 5 else "")
         out.append(
-            f"{len(bimodal)} {'cell is' if len(bimodal) == 1 else 'cells are'} bimodal ({names}): their samples fall "
+            f"{len(bimodal)} {_cells_are(len(bimodal))} bimodal ({names}): their samples fall "
             "into two clusters at least 10% apart, so the median sits in one of them and another run may pick the "
             "other. Look at their samples (`serbench report --format json`) or run them again with more rounds."
         )
