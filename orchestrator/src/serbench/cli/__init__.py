@@ -214,9 +214,11 @@ def _run(args, db: Store) -> int:
     db.append_run_env(run_id, "pinning", {**pin.facts(), "prestart": bool(args.prestart and pin.on)})
     t0 = time.monotonic()
     if counting:
+        varying = sorted({c.harness.name for c in cells if c.harness.instructions_varying})
+        more = f", 4-5 for {', '.join(varying)}, whose counts vary" if varying else ""
         say(
             f"run {run_id}: {n_real} cells + {len(cells) - n_real} baselines, "
-            "instructions counted under valgrind (3 processes per cell)"
+            f"instructions counted under valgrind (3 processes per cell{more})"
         )
     else:
         budget = mode.run_budget_s(len(cells))
@@ -870,7 +872,8 @@ def parser() -> argparse.ArgumentParser:
         default="time",
         help="time: wall time per operation (default); instructions: instructions per operation counted "
         "under valgrind (cachegrind), net of the baseline, the same on every run of the same build and data; "
-        "compiled harnesses only (native, rust, go; Go's counts usually repeat to 1-3%%, now and then 10-30%% off); "
+        "compiled harnesses only (native, rust, go; Go's vary, so its cells count n2 twice or three times and take "
+        "the median); "
         "ignores --mode's rounds and budget, and skips the allocation pass",
     )
     s.add_argument("--budget-ms", type=_int_at_least(1), help="sampling time per process in ms (overrides the mode's)")

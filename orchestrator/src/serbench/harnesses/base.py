@@ -57,7 +57,8 @@ class Harness:
     #: over more operations (valgrind's start-up, not the iterations, is most of a counted process)
     instructions_scale: int = 1
     #: None when two counts of the same process are equal; otherwise why this harness's vary (its
-    #: runtime, not a library), which a count run stores and its warning gives
+    #: runtime, not a library), which a count run stores and its warning gives; its cells count the
+    #: process with the extra iterations two or three times and take the median (instructions.next_round)
     instructions_varying: str | None = None
     #: None when `run` without --lang includes this harness; otherwise why the default run leaves it
     #: out (quick mode's time promise), printed so the user knows to name it with --lang
