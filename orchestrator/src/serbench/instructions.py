@@ -155,10 +155,14 @@ def extra_iterations(input_bytes: int, scale: int = 1) -> int:
     return max(1, min(scale * MAX_EXTRA, round(scale * TARGET_BYTES / max(1, input_bytes))))
 
 
+def n2_counts(counts: dict) -> list[int]:
+    """A cell's N2 counts: one, except for a harness whose counts vary, which has two that agree or three."""
+    return [counts[str(r)] for r in N2_ROUNDS if str(r) in counts]
+
+
 def n2_total(counts: dict) -> float | None:
-    """The N2 count a cell's figure uses: the median of the N2 counts it has (one, except for a
-    harness whose counts vary, which has two that agree or three), None without any."""
-    got = [counts[str(r)] for r in N2_ROUNDS if str(r) in counts]
+    """The N2 count a cell's figure uses: the median of its N2 counts, None without any."""
+    got = n2_counts(counts)
     return statistics.median(got) if got else None
 
 
@@ -310,8 +314,6 @@ def run_cells(
                 )
                 done[rnd] = {"status": out.status}
                 finished += 1
-                if instr is None:  # no count, no next step (count() fails a process it cannot count)
-                    break
     progress(finished, total, "")
 
 
@@ -324,8 +326,8 @@ def finalize(store: Store, run_id: str) -> None:
             continue
         gross = per_op(got[str(ROUND_N1)], n2_total(got), state["n1"], state["n2"])
         repeat = got.get(str(ROUND_REPEAT))
-        n2s = {got[str(k)] for k in N2_ROUNDS if str(k) in got}
-        deterministic = None if repeat is None else int(repeat == got[str(ROUND_N1)] and len(n2s) == 1)
+        same_n2 = len(set(n2_counts(got))) == 1
+        deterministic = None if repeat is None else int(repeat == got[str(ROUND_N1)] and same_n2)
         store.update_cell(r["id"], status="ok", instructions_per_op=gross, instr_deterministic=deterministic)
     rows = store.cells(run_id)
     by_key = {(r["harness"], r["bench"], r["dataset"], r["format"]): r for r in rows}
