@@ -105,6 +105,23 @@ def test_runs_from_another_machine_or_with_other_settings_say_what_differs(tmp_p
     assert "Commits: abc123 (A, dirty working tree), abc123 (B, dirty working tree)." in render(same)
 
 
+def test_a_noisy_run_is_named_with_its_figures_and_the_ratios_it_leaves_unresolved(tmp_path, capsys):
+    store = _two_runs(tmp_path)
+    quiet = compare(store, "run-a", "run-b", n_boot=50)
+    assert quiet.noisy == [] and "Noisy runs" not in render(quiet)
+    # B's cells: robust CV under the 10% rule, median 95% CI half-width 12.3% (above 6%)
+    store.db.execute("UPDATE cells SET rcv=0.085, rel_ci=0.123 WHERE run_id='run-b'")
+    cmp = compare(store, "run-a", "run-b", n_boot=50)
+    assert cmp.noisy == ["B (median robust CV 8.5%, median 95% CI half-width 12.3%)"] and cmp.noise_ci == 0.123
+    assert (
+        "> **⚠ Noisy runs:** B (median robust CV 8.5%, median 95% CI half-width 12.3%). Ratios within about ±12% "
+        "of 1 may be the machine's, not the libraries'" in render(cmp)
+    )
+    store.close()
+    assert main(["--db", str(tmp_path / "s.db"), "compare", "run-a", "run-b", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["noisy_runs"] == cmp.noisy
+
+
 def test_compare_json_carries_the_ci_the_geomean_ci_and_what_was_not_compared(tmp_path, capsys):
     store = _two_runs(tmp_path)
     store.close()

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from statistics import median
 
 from . import stats
+from .report.facts import run_noise
 from .report.units import fmt_instr, fmt_ns
 from .store import Store
 
@@ -77,6 +78,8 @@ class Comparison:
     settings: list[str] = field(default_factory=list)  # ... between the runs' settings and corpora
     versions: list[str] = field(default_factory=list)  # library versions that differ (often the point)
     commits: tuple[str | None, str | None] = (None, None)
+    noisy: list[str] = field(default_factory=list)  # "A (its figures)" for a run that is noisy as a whole
+    noise_ci: float | None = None  # the wider of the noisy runs' median CI half-widths
     dirty: tuple[bool, bool] = (False, False)  # ran from a working tree with uncommitted changes
     measure: str = "time"  # or "instructions": counts, compared exactly (compare_instructions)
 
@@ -236,6 +239,12 @@ def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int =
     cmp = Comparison(run_a, run_b, rows, geo, not_compared, tuple(rounds_of), same_run=run_a == run_b)
     cmp.versions = sorted(versions)
     _context(store, cmp)
+    for side, run_id in (("A", run_a), ("B", run_b)):
+        noise = run_noise(store.cells(run_id))
+        if noise and noise.noisy:
+            cmp.noisy.append(f"{side} ({noise.figures()})")
+            if noise.rel_ci is not None:
+                cmp.noise_ci = max(cmp.noise_ci or 0.0, noise.rel_ci)
     return cmp
 
 
@@ -342,6 +351,14 @@ def render(cmp: Comparison) -> str:
         out += [
             "> **⚠ Different machines:** " + "; ".join(cmp.machine) + ". The ratios mix the machines' speed with "
             "the libraries'; compare runs made on one machine.",
+            "",
+        ]
+    if cmp.noisy:
+        within = f"within about ±{cmp.noise_ci:.0%} of 1 " if cmp.noise_ci else "near 1 "
+        out += [
+            "> **⚠ Noisy runs:** " + " and ".join(cmp.noisy) + f". Ratios {within}may be the machine's, not the "
+            "libraries': two runs of one build on a host that noisy repeat far less often than on a quiet one "
+            '(docs/methodology.md, "A noisy run"). Compare runs made on a quiet machine, or in `--mode full`.',
             "",
         ]
     if cmp.settings:
@@ -560,6 +577,7 @@ def to_json(cmp: Comparison) -> str:
             "machine_differences": cmp.machine,
             "setting_differences": cmp.settings,
             "version_differences": cmp.versions,
+            "noisy_runs": cmp.noisy,
             "commits": cmp.commits,
             "dirty": cmp.dirty,
             "agree_within": AGREE,

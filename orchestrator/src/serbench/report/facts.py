@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from statistics import median
 
 from .. import envinfo
-from ..stats import NOISY_REL_CI, NOISY_RUN_RCV
+from ..stats import NOISY_REL_CI, NOISY_RUN_RCV, NOISY_RUN_REL_CI
 from .units import fmt_count
 
 TEST_TITLES = [
@@ -61,10 +62,45 @@ def duration(s: float) -> str:
     return f"{h} h {m:02d} min" if h else (f"{m} min {sec:02d} s" if m else f"{sec} s")
 
 
+def measured_cells(cells) -> list:
+    """The cells a run's precision is judged on: measured and correct, baselines included."""
+    return [c for c in cells if c["status"] == "ok" and c["rcv"] is not None]
+
+
+@dataclass(frozen=True)
+class RunNoise:
+    """How noisy a time run was as a whole: its measured cells' median robust CV and median 95% CI
+    half-width (None for runs stored before cells had one)."""
+
+    cells: int
+    rcv: float
+    rel_ci: float | None
+
+    @property
+    def wide(self) -> bool:
+        return self.rel_ci is not None and self.rel_ci > NOISY_RUN_REL_CI
+
+    @property
+    def noisy(self) -> bool:
+        return self.rcv > NOISY_RUN_RCV or self.wide
+
+    def figures(self) -> str:
+        ci = f", median 95% CI half-width {self.rel_ci:.1%}" if self.rel_ci is not None else ""
+        return f"median robust CV {self.rcv:.1%}{ci}"
+
+
+def run_noise(cells) -> RunNoise | None:
+    cells_ok = measured_cells(cells)
+    if not cells_ok:
+        return None
+    rel = [c["rel_ci"] for c in cells_ok if _has(c, "rel_ci")]  # runs before 2026-11-25 have none
+    return RunNoise(len(cells_ok), median(c["rcv"] for c in cells_ok), median(rel) if rel else None)
+
+
 def precision_line(run, cells) -> str:
     """The run's wall time, its median robust CV and its noisy cells, for the top of the report."""
     env = json.loads(run["env_json"])
-    measured = [c for c in cells if c["status"] == "ok" and c["rcv"] is not None]
+    measured = measured_cells(cells)
     parts = []
     w = wall_s(run, env)
     if w is not None:
@@ -135,11 +171,14 @@ def run_warnings(run: sqlite3.Row, cells: list[sqlite3.Row]) -> list[str]:
             f"ran (on average {load['other_share'] * cores:.1f} of its {cores} cores), so times are slower and "
             "noisier than on a quiet machine. Stop other work (builds, browsers, other benchmarks) and run again."
         )
-    rcvs = [c["rcv"] for c in cells if c["rcv"] is not None]
-    if rcvs and median(rcvs) > NOISY_RUN_RCV:
+    noise = run_noise(cells)
+    if noise and noise.noisy:
+        ci = f" and its median 95% CI half-width {noise.rel_ci:.1%} of the time (noisy above {NOISY_RUN_REL_CI:.0%})"
+        small = f"differences under about {noise.rel_ci:.0%}" if noise.wide else "small differences"
         noisy = (
-            f"this run is noisy: the median robust CV over its {len(rcvs)} measured cells is {median(rcvs):.1%}, "
-            f"above {NOISY_RUN_RCV:.0%}, so small differences mean little. "
+            f"this run is noisy: over its {noise.cells} measured cells the median robust CV is {noise.rcv:.1%} (noisy "
+            f"above {NOISY_RUN_RCV:.0%}){ci if noise.rel_ci is not None else ''}, so {small} between its cells, or "
+            "between it and another run, mean little. "
         )
         if load and load["other_share"] is not None and not load["busy"]:
             # Nothing here competed, so the noise came from outside the machine: on this project's VMs
