@@ -20,9 +20,9 @@ NOISY_REL_CI = 0.03  # a cell whose 95% CI half-width exceeds 3% of its time is 
 # A run whose median cell has a 95% CI half-width above 6% is called noisy as a whole, whatever its
 # robust CV: the robust CV pools a library's own spread (a Go collector's) with the host's, the
 # interval is what says whether another run would repeat the figures. Pairs of quick runs of the
-# default matrix had medians of 2.4-5.1% where they repeated within +-5% on 85-93% of cells, and of
-# 8.0-18.1% where they repeated on 33-73% (among them runs at robust CVs of 5.4-8.5%, which the 10%
-# rule let pass; docs/methodology.md, "A noisy run").
+# default matrix had medians of 2.4-5.1% where they repeated within +-5% on 79-93% of cells (most on
+# 89-93%), and of 8.0-18.1% where they repeated on 33-73% (among them runs at robust CVs of 5.4-8.5%,
+# which the 10% rule let pass; docs/methodology.md, "A noisy run").
 NOISY_RUN_REL_CI = 2 * NOISY_REL_CI
 ROUND_UNIT_MIN = 2  # from this many rounds on, the process (round) is the unit of replication
 WARMUP_K = 3.0  # steady state: leading samples more than 3 robust SDs above the rest are warm-up
