@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
+import signal
 import textwrap
 from itertools import combinations, pairwise
 from pathlib import Path
@@ -405,6 +407,43 @@ def test_prestarted_processes_start_on_the_orchestrators_core_and_time_one_at_a_
         one = calls[4 * p : 4 * p + 4]
         ahead = [sum(c["held"] and c["t_start"] < one[i]["t_end"] for c in one[i + 1 :]) for i in range(3)]
         assert ahead == ([min(depth, 3 - i) for i in range(3)] if prestart else [0, 0, 0])
+
+
+class _Stop(Exception):
+    pass
+
+
+def _raise_stop(signum, frame):
+    raise _Stop()
+
+
+def test_a_stop_signal_just_after_a_process_started_leaves_no_process_or_folder_behind(tmp_path, monkeypatch):
+    # SIGTERM between start() returning and run_pass holding the process: the process must still be
+    # killed and its temporary folder removed (runner._stop_signals_held)
+    monkeypatch.setenv("FAKE_MEASURE_S", "0.05")
+    cells, store = _setup(tmp_path, ["steady", "noisy", "noisier", "calm"])
+    mode = runner.Mode("test", rounds=2, budget_ms=1, min_samples=1, timeout_s=20, n_boot=20)
+    started, real_start = [], runner.start
+
+    def start_then_signal(*args, **kwargs):
+        s = real_start(*args, **kwargs)
+        started.append(s)
+        if len(started) == 3:  # the second held process of the first pass
+            os.kill(os.getpid(), signal.SIGTERM)
+        return s
+
+    monkeypatch.setattr(runner, "start", start_then_signal)
+    previous = signal.signal(signal.SIGTERM, _raise_stop)
+    try:
+        with pytest.raises(_Stop):
+            runner.run_cells(
+                store, "r", cells, mode, seed=1, progress=lambda *a: None, pin=pinning.choose(True), prestart=True
+            )
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert len(started) == 3 and started[2].held
+    assert all(s.proc.returncode is not None for s in started)  # killed (or ended) and reaped
+    assert [Path(s.tmp.name).exists() for s in started] == [False, False, False]
 
 
 # --- the command line ----------------------------------------------------------------------------------

@@ -500,6 +500,20 @@ def _stderr_tail(err) -> str:
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
+@contextmanager
+def _stop_signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM wait while a started process passes into the hands that cancel it. Raised
+    after start() returned and before run_pass held it, a stop signal left the process running and
+    its temporary folder to the garbage collector, whose removal at exit could meet the harness still
+    creating its files there: the folder stayed (tests/test_cli_edges.py's SIGTERM test, 1 run in
+    about 30). A signal that arrives meanwhile is raised when the mask is restored."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def _spawn(argv: list[str], env: dict | None, cpu: int | None, err, stdin=subprocess.DEVNULL) -> subprocess.Popen:
     """A harness process in its own process group (killed as a whole), SIGKILLed if we die, on `cpu`.
 
@@ -566,8 +580,9 @@ def wait_exit(proc: subprocess.Popen, timeout_s: float) -> int | None:
 
 def _in_child(mask, cpu: int | None) -> None:
     """In the child before exec: the parent's signal mask as it was before _spawn blocked the stop
-    signals, death with the parent, and its core."""
-    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    signals (which a harness always receives, whoever held them: _stop_signals_held), death with the
+    parent, and its core."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, set(mask) - _STOP_SIGNALS)
     _die_with_parent()
     pinning.pin_child(cpu)
 
@@ -808,14 +823,16 @@ def run_cells(
                 if stop():
                     break
                 progress(finished, total, c.label)
-                cur = held.popleft() if held else begin(c, rnd_of(), False)
+                with _stop_signals_held():
+                    cur = held.popleft() if held else begin(c, rnd_of(), False)
                 cur.go(pin.harness_cpu)
                 if ended is not None:
                     record(*ended)
                     ended = None
                 while prestart and len(held) < prestart_depth and i + 1 + len(held) < len(items):
                     nc, nrnd = items[i + 1 + len(held)]
-                    held.append(begin(nc, nrnd(), True))
+                    with _stop_signals_held():
+                        held.append(begin(nc, nrnd(), True))
                 ended = (cur, cur.finish(mode))
         finally:
             if ended is not None:  # whatever stops the pass, a finished process is kept
