@@ -505,8 +505,9 @@ def _stop_signals_held() -> Iterator[None]:
     """SIGINT and SIGTERM wait while a started process passes into the hands that cancel it. Raised
     after start() returned and before run_pass held it, a stop signal left the process running and
     its temporary folder to the garbage collector, whose removal at exit could meet the harness still
-    creating its files there: the folder stayed (tests/test_cli_edges.py's SIGTERM test, 1 run in
-    about 30). A signal that arrives meanwhile is raised when the mask is restored."""
+    creating its files there. tests/test_cli_edges.py's SIGTERM test once found a folder left after a
+    SIGTERM (one full run of the tests; six runs of it alone passed), and this window explains it. A
+    signal that arrives meanwhile is raised when the mask is restored."""
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
     try:
         yield
