@@ -127,6 +127,11 @@ def test_a_run_whose_median_robust_cv_is_far_above_the_threshold_says_so_at_the_
         "> **⚠ Warning:** This run is noisy" in markdown.render(store.run("quiet"), store.cells("quiet")).split("##")[0]
     )
     assert "Quiet the machine" in warnings[0]  # no load was recorded: the machine may have been busy
+    # a run stored before cells had an interval is judged by its robust CV alone
+    store.db.execute("UPDATE cells SET rel_ci=NULL")
+    (old,) = markdown.run_warnings(store.run("quiet"), store.cells("quiet"))
+    assert "robust CV is 15.0% (noisy above 10%), so small differences between its cells" in old
+    assert "CI half-width" not in old
 
 
 def test_a_run_whose_median_ci_is_wide_is_noisy_at_a_robust_cv_the_cv_rule_lets_pass(tmp_path):

@@ -501,16 +501,16 @@ _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
 @contextmanager
-def _stop_signals_held() -> Iterator[None]:
+def _stop_signals_held() -> Iterator[set]:
     """SIGINT and SIGTERM wait while a started process passes into the hands that cancel it. Raised
     after start() returned and before run_pass held it, a stop signal left the process running and
     its temporary folder to the garbage collector, whose removal at exit could meet the harness still
     creating its files there. tests/test_cli_edges.py's SIGTERM test once found a folder left after a
     SIGTERM (one full run of the tests; six runs of it alone passed), and this window explains it. A
-    signal that arrives meanwhile is raised when the mask is restored."""
+    signal that arrives meanwhile is raised when the mask is restored. Yields the mask before."""
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
     try:
-        yield
+        yield old
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
@@ -524,25 +524,22 @@ def _spawn(argv: list[str], env: dict | None, cpu: int | None, err, stdin=subpro
     to the end and exited 0 (tests/test_cli_edges.py's SIGTERM test, about 1 run in 15 with a fork
     every few ms). Blocked, the signal waits and is raised when the mask is restored, here; the
     child restores the mask before it execs."""
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
     proc = None
     try:
-        proc = subprocess.Popen(
-            argv,
-            stdin=stdin,
-            stdout=subprocess.DEVNULL,
-            stderr=err,
-            env=env,
-            start_new_session=True,
-            preexec_fn=lambda: _in_child(old, cpu),
-        )
-    finally:
-        try:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)  # a pending stop signal is raised here
-        except BaseException:
-            if proc is not None:  # not handed to anyone yet: do not leave it running
-                _kill_group(proc)
-            raise
+        with _stop_signals_held() as old:  # a pending stop signal is raised as it ends
+            proc = subprocess.Popen(
+                argv,
+                stdin=stdin,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                env=env,
+                start_new_session=True,
+                preexec_fn=lambda: _in_child(old, cpu),
+            )
+    except BaseException:
+        if proc is not None:  # not handed to anyone yet: do not leave it running
+            _kill_group(proc)
+        raise
     return proc
 
 

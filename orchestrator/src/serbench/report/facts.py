@@ -101,24 +101,24 @@ def precision_line(run, cells) -> str:
     """The run's wall time, its median robust CV and its noisy cells, for the top of the report."""
     env = json.loads(run["env_json"])
     measured = measured_cells(cells)
+    noise = run_noise(cells)
     parts = []
     w = wall_s(run, env)
     if w is not None:
         parts.append(f"wall time {duration(w)} (cells only, builds excluded)")
-    if measured:
-        rcv = f"median robust CV {median(c['rcv'] for c in measured):.1%} (all samples of a cell pooled"
+    if noise:
+        rcv = f"median robust CV {noise.rcv:.1%} (all samples of a cell pooled"
         within = [c["rcv_within"] for c in measured if _has(c, "rcv_within")]
         between = [c["cv_between"] for c in measured if _has(c, "cv_between")]
         if within and between:
             rcv += f"; within a process {median(within):.1%}, between processes {median(between):.1%}"
         parts.append(rcv + ")")
-        rel = [c["rel_ci"] for c in measured if _has(c, "rel_ci")]
-        if rel:
-            parts.append(f"median 95% CI half-width {median(rel):.2%} of the time")
+        if noise.rel_ci is not None:
+            parts.append(f"median 95% CI half-width {noise.rel_ci:.2%} of the time")
             rounds = [c["n_rounds"] for c in measured if _has(c, "n_rounds")]
             parts.append(f"{min(rounds)} to {max(rounds)} processes per cell (median {median(rounds):g})")
         noisy = sum(1 for c in measured if c["noisy"] and c["noisy"] & 1)
-        what = f"95% CI half-width above {NOISY_REL_CI:.0%}" if rel else "robust CV above 5%"
+        what = f"95% CI half-width above {NOISY_REL_CI:.0%}" if noise.rel_ci is not None else "robust CV above 5%"
         parts.append(f"{noisy} of {len(measured)} cells noisy ({what})")
     return ("**Precision:** " + "; ".join(parts) + ".") if parts else ""
 
@@ -173,12 +173,16 @@ def run_warnings(run: sqlite3.Row, cells: list[sqlite3.Row]) -> list[str]:
         )
     noise = run_noise(cells)
     if noise and noise.noisy:
-        ci = f" and its median 95% CI half-width {noise.rel_ci:.1%} of the time (noisy above {NOISY_RUN_REL_CI:.0%})"
+        ci = (  # runs stored before cells had an interval have none
+            f" and its median 95% CI half-width {noise.rel_ci:.1%} of the time (noisy above {NOISY_RUN_REL_CI:.0%})"
+            if noise.rel_ci is not None
+            else ""
+        )
         small = f"differences under about {noise.rel_ci:.0%}" if noise.wide else "small differences"
         noisy = (
             f"this run is noisy: over its {noise.cells} measured cells the median robust CV is {noise.rcv:.1%} (noisy "
-            f"above {NOISY_RUN_RCV:.0%}){ci if noise.rel_ci is not None else ''}, so {small} between its cells, or "
-            "between it and another run, mean little. "
+            f"above {NOISY_RUN_RCV:.0%}){ci}, so {small} between its cells, or between it and another run, mean "
+            "little. "
         )
         if load and load["other_share"] is not None and not load["busy"]:
             # Nothing here competed, so the noise came from outside the machine: on this project's VMs
