@@ -105,6 +105,28 @@ def test_runs_from_another_machine_or_with_other_settings_say_what_differs(tmp_p
     assert "Commits: abc123 (A, dirty working tree), abc123 (B, dirty working tree)." in render(same)
 
 
+def test_a_run_finalized_with_another_estimator_is_flagged_and_its_report_says_which(tmp_path):
+    """Runs finalized before the estimator was recorded hold the fast half's times (or the trimmed
+    mean's), which this code's intervals are not drawn from: compare says so, and the report of such a
+    run still describes the fast half, while a run finalized now records and describes the fast third."""
+    store = _two_runs(tmp_path)
+    assert json.loads(store.run("run-a")["env_json"])["estimator"] == "fast third"
+    env = json.loads(store.run("run-a")["env_json"])
+    del env["estimator"]  # as a run finalized before 2026-11-27 evening
+    store.db.execute("UPDATE runs SET env_json=? WHERE id='run-a'", (json.dumps(env),))
+    cmp = compare(store, "run-a", "run-b", n_boot=50)
+    assert cmp.settings == [
+        "estimator of a cell's time: not recorded (fast half or trimmed mean) (A) vs fast third (B)",
+        "run A: stored times not from the fast third, which this comparison's intervals are drawn from",
+    ]
+    assert compare(_two_runs(tmp_path / "same"), "run-a", "run-b", n_boot=50).settings == []
+    from serbench.report import markdown
+
+    old, new = (markdown.render(store.run(r), store.cells(r)) for r in ("run-a", "run-b"))
+    assert "the mean of the faster half of a cell's processes' medians" in old and '"The fast half"' in old
+    assert "the mean of the fastest third of a cell's processes' medians" in new and '"The fast third"' in new
+
+
 def test_a_noisy_run_is_named_with_its_figures_and_the_ratios_it_leaves_unresolved(tmp_path, capsys):
     store = _two_runs(tmp_path)
     quiet = compare(store, "run-a", "run-b", n_boot=50)

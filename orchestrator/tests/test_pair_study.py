@@ -71,11 +71,11 @@ def test_a_drift_common_to_all_cells_shows_in_the_bins_and_its_correction_narrow
     assert fixed < raw * 0.8, (raw, fixed)
 
 
-def test_a_low_quantile_inside_a_process_drops_a_collectors_slow_batches_where_the_fast_half_keeps_them(
+def test_a_low_quantile_inside_a_process_drops_a_collectors_slow_batches_where_the_fast_third_keeps_them(
     tmp_path, capsys
 ):
     """Native cells with 1% noise, and Go cells whose every process runs 5 batches of which 3 hold a
-    collection (1.5x): the fast half of process medians gives the collecting cells their 1.5x and
+    collection (1.5x): the fast third of process medians gives the collecting cells their 1.5x and
     agrees between the runs, the 10th percentile inside a process reports the batches without one."""
     db = sqlite3.connect(tmp_path / "s.db")
     db.executescript(
@@ -105,7 +105,7 @@ def test_a_low_quantile_inside_a_process_drops_a_collectors_slow_batches_where_t
     _, _, sb = pair_study.load(db, "B")
     pair_study.estimators(sa, sb)
     rows = {ln[3:27].strip(): ln[27:].split() for ln in capsys.readouterr().out.splitlines()[2:]}
-    fast, p10 = rows["fast half of medians"], rows["fast half of 10th pct"]
+    fast, p10 = rows["fast third of medians"], rows["fast third of 10th pct"]
     assert float(fast[0].rstrip("%")) >= 95, fast  # every cell within +-5%
     go, native = p10.index("go"), p10.index("native")
     assert float(p10[go + 1]) < 0.72 and float(p10[native + 1]) > 0.97, p10  # 1/1.5 for the collector

@@ -45,19 +45,66 @@ def _host_slowed(rng: random.Random, n_rounds: int, n: int = 15) -> list[list[fl
     return out
 
 
-def test_the_fast_half_by_hand():
-    assert stats.fast_mean([5.0, 1.0, 3.0]) == 1.0  # 2 or 3 processes: the fastest
-    assert stats.fast_mean([4.0, 1.0, 3.0, 2.0]) == 1.5  # 4 and 5: the two fastest
-    assert stats.fast_mean([4.0, 1.0, 100.0, 3.0, 2.0]) == 1.5
-    assert stats.fast_mean([6.0, 5.0, 4.0, 3.0, 2.0, 1.0]) == 2.0  # 6 and 7: the three fastest
+def test_the_fast_third_by_hand():
+    assert stats.fast_mean([5.0, 1.0, 3.0]) == 1.0  # up to 3 processes: the fastest
+    assert stats.fast_mean([4.0, 1.0, 3.0, 2.0]) == pytest.approx(1.25)  # (3 x1 + x2) / 4
+    assert stats.fast_mean([4.0, 1.0, 100.0, 3.0, 2.0]) == pytest.approx(1.4)  # (3 x1 + 2 x2) / 5
+    assert stats.fast_mean([6.0, 5.0, 4.0, 3.0, 2.0, 1.0]) == 1.5  # 6: the two fastest
+    assert stats.fast_mean([float(x) for x in range(9, 0, -1)]) == 2.0  # 9: the three fastest, exactly
+    for n in range(1, 60):  # the weights hold a third of the processes, never less than one
+        assert sum(stats.fast_weights(n)) == pytest.approx(max(1.0, n / 3))
+
+
+def _agreement(f, n_rounds: int, share: float, spread: float) -> float:
+    """How often two runs of n_rounds process medians estimate within 5% of each other by f, where the
+    host slows `share` of the processes by 10-50% and levels spread log-normally by `spread`."""
+    rng = random.Random(7)  # the same processes for every estimator
+
+    def run() -> float:
+        return f(
+            [
+                100 * math.exp(rng.gauss(0, spread)) * ((1 + rng.uniform(0.1, 0.5)) if rng.random() < share else 1)
+                for _ in range(n_rounds)
+            ]
+        )
+
+    trials = 3000
+    return sum(abs(run() / run() - 1) <= 0.05 for _ in range(trials)) / trials
+
+
+def _fast_half(xs: list[float]) -> float:
+    k = max(1, len(xs) // 2)
+    return sum(sorted(xs)[:k]) / k
+
+
+def test_a_fourth_process_no_longer_costs_what_the_fast_half_lost():
+    """The fast half (the floor(n/2) fastest, the estimator until 2026-11-27) reached half-way into the
+    processes at 4 and 6 but a third at 3 and 5, so when the host slows a third of them (this VM's
+    host as `_host_slowed` models it) two runs of 4 processes agreed less often than two runs of 3
+    (80% against 93% when this test was written), and of 6 less than of 5; on this VM's noisy pairs,
+    redrawn from their processes, 51.8% at 4 against 57.5% at 3 (docs/methodology.md, "The fast
+    third"). The fast third agrees more often at 4 and 6 (88% and 97%), and more at 6 than at 3."""
+    third = {n: _agreement(stats.fast_mean, n, 1 / 3, 0.01) for n in (3, 4, 5, 6)}
+    half = {n: _agreement(_fast_half, n, 1 / 3, 0.01) for n in (3, 4, 5, 6)}
+    assert half[4] < half[3] - 0.08 and half[6] < half[5] - 0.03, half  # the loss
+    assert third[4] > half[4] + 0.05 and third[6] > half[6] + 0.05 and third[6] > third[3], (third, half)
+
+
+def test_the_price_of_the_fast_third_where_processes_spread_evenly():
+    """Where processes spread evenly (log-normal, 3%, no host episodes), a mean over a third is a little
+    less repeatable than one over half: within 3 points of the fast half at 3 to 10 processes (at most
+    1.8 points lower when this test was written)."""
+    for n in (3, 4, 5, 6, 8, 10):
+        third, half = _agreement(stats.fast_mean, n, 0.0, 0.03), _agreement(_fast_half, n, 0.0, 0.03)
+        assert third >= half - 0.03, (n, third, half)
 
 
 @pytest.mark.parametrize(("n_rounds", "at_least"), [(3, 0.78), (4, 0.78), (5, 0.88), (7, 0.88), (10, 0.88)])
 def test_the_interval_covers_what_another_run_estimates_when_the_host_slows_whole_processes(n_rounds, at_least):
-    """The two-level bootstrap interval covers the fast half's expectation at that process count (what
-    a run with as many processes estimates on average): 84%, 85%, 93%, 94% and 92% of 400 cells at 3,
-    4, 5, 7 and 10 processes when this test was written (the bootstrap of a minimum-like statistic
-    is known to under-cover at 3 and 4; docs/methodology.md, "The fast half")."""
+    """The two-level bootstrap interval covers the fast third's expectation at that process count (what
+    a run with as many processes estimates on average): 85%, 87%, 93%, 94% and 94% of 400 cells at 3,
+    4, 5, 7 and 10 processes (with the fast half: 84%, 85%, 93%, 94% and 92%; the bootstrap of a
+    minimum-like statistic is known to under-cover at 3 and 4; docs/methodology.md, "The fast half")."""
     rng = random.Random(18 + n_rounds)
     truth = sum(stats.fast_mean([median(r) for r in _host_slowed(rng, n_rounds, 10)]) for _ in range(20_000)) / 20_000
     trials, hits = 400, 0
@@ -67,9 +114,10 @@ def test_the_interval_covers_what_another_run_estimates_when_the_host_slows_whol
     assert at_least <= hits / trials <= 0.99, hits / trials
 
 
-def test_two_runs_agree_on_the_fast_half_where_the_trimmed_mean_follows_the_host():
+def test_two_runs_agree_on_the_fast_third_where_the_trimmed_mean_follows_the_host():
     """Two runs of 4 processes each, the median count of a quick run: within 5% of each other on the
-    fast half in 84% of 2,000 trials, on the 20% trimmed mean (the plain mean at 4) in 41%."""
+    fast third in 88% of 2,000 trials (the fast half: 84%), on the 20% trimmed mean (the plain mean at
+    4) in 39%."""
     rng = random.Random(4)
     agree = {"fast": 0, "trimmed": 0}
     trials = 2000
@@ -77,14 +125,14 @@ def test_two_runs_agree_on_the_fast_half_where_the_trimmed_mean_follows_the_host
         a, b = ([median(r) for r in _host_slowed(rng, 4, 5)] for _ in range(2))
         for name, f in (("fast", stats.fast_mean), ("trimmed", lambda xs: stats.trimmed(xs)[0])):
             agree[name] += abs(f(b) / f(a) - 1) <= 0.05
-    assert agree["fast"] / trials > 0.78 and agree["trimmed"] / trials < 0.5, agree
+    assert agree["fast"] / trials > 0.82 and agree["trimmed"] / trials < 0.5, agree
 
 
 def test_under_symmetric_spread_the_interval_is_short_of_95_percent_with_few_processes():
-    """The price of the fast half (docs/methodology.md, "The fast half"): when processes spread evenly
-    (log-normal, 8%) rather than being slowed by the host, its bootstrap interval covers the fast
-    half's expectation in about half the cells at 3 processes (47% when this test was written) and
-    approaches 95% only from 10 on (88%)."""
+    """The price of a minimum-like estimate (docs/methodology.md, "The fast half"): when processes
+    spread evenly (log-normal, 8%) rather than being slowed by the host, its bootstrap interval covers
+    the fast third's expectation in about half the cells at 3 processes (47% when this test was
+    written) and in 81% at 10 (the fast half: 47% and 88%)."""
     cover = {}
     for n_rounds in (3, 10):
         rng = random.Random(1)

@@ -158,8 +158,19 @@ def _context(store: Store, cmp: Comparison) -> None:
     ma, mb = json.loads(ra["manifest_json"]), json.loads(rb["manifest_json"])
     cmp.commits = (ea.get("git_commit"), eb.get("git_commit"))
     cmp.machine = _differences(ea, eb, MACHINE)
+    # runs finalized before the estimator was recorded used the fast half (from 2026-11-27) or the 20%
+    # trimmed mean; their stored times are not the fast third this code's intervals are drawn from
+    est = [e.get("estimator", "not recorded (fast half or trimmed mean)") for e in (ea, eb)]
     cmp.settings = [f"mode: {ra['mode']} (A) vs {rb['mode']} (B)"] if ra["mode"] != rb["mode"] else []
     cmp.settings += _differences(aa, ab, SETTINGS) + _differences(ma, mb, MANIFEST)
+    if est[0] != est[1]:
+        cmp.settings.append(f"estimator of a cell's time: {est[0]} (A) vs {est[1]} (B)")
+    old = [side for side, e in zip("AB", est, strict=True) if e != stats.ESTIMATOR]
+    if old:
+        cmp.settings.append(
+            f"run {' and '.join(old)}: stored times not from the {stats.ESTIMATOR}, which this comparison's "
+            "intervals are drawn from"
+        )
     ha, hb = ea.get("harnesses") or {}, eb.get("harnesses") or {}
     for h in sorted(ha.keys() & hb.keys()):
         for k in sorted(set(ha[h]) | set(hb[h])):

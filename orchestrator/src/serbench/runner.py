@@ -698,7 +698,7 @@ def net_noise(meds: dict[int, dict[int, float]], base_of: dict[int, int | None])
     half, mean = {}, {}
     for cid, per in meds.items():
         xs = list(per.values())
-        rel = stats.rel_half_width(xs)  # the spread of the medians: cheap, and wider than the fast half's CI
+        rel = stats.rel_half_width(xs)  # the spread of the medians: cheap, and wider than the fast third's CI
         mean[cid] = stats.fast_mean(xs) if xs else math.nan
         half[cid] = rel * mean[cid] if math.isfinite(rel) else math.inf
     noise = {cid: (half[cid] / mean[cid] if mean[cid] > 0 else math.inf) for cid in meds}
@@ -886,7 +886,9 @@ def recording_load(store: Store, run_id: str, argv: list[str] | None = None, sna
 def finalize(store: Store, run_id: str, n_boot: int, seed: int, warmup_k: float = stats.WARMUP_K) -> None:
     """Statistics of every measured cell, then net times against their baselines: with 2+ processes
     on each side, the percentile interval of the differences of the two cells' bootstrap replicates
-    (stats.net_replicates_ci), else the two-level bootstrap of the medians over their samples."""
+    (stats.net_replicates_ci), else the two-level bootstrap of the medians over their samples. Every
+    cell is computed again from its samples, so the run records the estimator its times now come from."""
+    store.set_run_env(run_id, "estimator", stats.ESTIMATOR)
     rows = store.cells(run_id)
     rounds_of: dict[int, list[list[float]]] = {}
     reps_of: dict[int, tuple[float, ...]] = {}

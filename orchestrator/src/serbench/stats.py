@@ -178,9 +178,9 @@ def process_ci(medians: list[float]) -> tuple[float, float, float]:
     """(trimmed mean, CI low, CI high) from the processes' medians, the process being the unit of
     replication (Kalibera & Jones 2013, "Rigorous benchmarking in reasonable time", ISMM, §3): their 20%
     trimmed mean and its 95% Tukey-McLaughlin t interval (`trimmed`). The cell's time was this estimate
-    until the fast half replaced it (`fast_mean`); the planning of extra rounds still reads the
+    until the fast half replaced it (`fast_mean`, now the fast third); the planning of extra rounds still reads the
     spread of the process medians through it (`rel_half_width`): it needs no samples, costs
-    microseconds, and is wider than the fast half's interval on this machine, so it errs towards
+    microseconds, and is wider than the fast third's interval on this machine, so it errs towards
     more rounds. A process whose whole run was slowed (a
     host stall, a collection at a bad time: 1.5-2x the others, a few in every run) moves a plain mean
     of five by 10-20%; trimmed, it moves it by a fraction of that (docs/methodology.md, "The
@@ -191,24 +191,45 @@ def process_ci(medians: list[float]) -> tuple[float, float, float]:
 
 
 #: the share of a cell's processes, the fastest, whose medians make its time (`fast_mean`)
-FAST_SHARE = 0.5
+FAST_SHARE = 1 / 3
+#: what a run's cell times are, recorded with the run when it is finalized (`runner.finalize`), so that
+#: `compare` can say when two runs' times come from different estimators
+ESTIMATOR = "fast third"
 #: bootstrap medians drawn per process once, from which every replicate picks (`fast_replicates`)
 MEDIAN_POOL = 100
 
 
+def fast_weights(n: int) -> list[float]:
+    """The weights fast_mean gives the n sorted process medians: each one's share of the lowest third
+    of the empirical distribution, whose points hold 1/n each (1 for the fastest below 3 processes).
+    The boundary process gets a fraction, so the estimate moves smoothly as processes are added
+    instead of by a whole process at a time."""
+    pn = max(1.0, round(FAST_SHARE * n, 9))  # rounded: 1/3 * 9 must give 3 whole processes, not 2.999...
+    return [min(1.0, max(0.0, pn - i)) for i in range(n)]
+
+
 def fast_mean(xs: list[float]) -> float:
-    """The mean of the floor(n / 2) smallest of n process medians (the smallest below 4): the cell's
-    time. Interference on a shared host only ever adds time, and on this VM it comes in episodes of
-    0.1-0.5 s, as long as a quick-mode process, that slow a whole process by 10-50%
-    (docs/methodology.md, "The fast half"); the processes that ran undisturbed are the fast ones, so
-    their mean is the estimate of what the library costs and the rest are the host's. The minimum
-    is the estimator of Chen & Revels (2016, "Robust benchmarking in noisy environments", arXiv
-    1608.04295) and of Python's timeit for the same reason; the fast half keeps it from resting on
-    one lucky process once there are 4 or more, and does not drift lower as processes are added, as
-    a minimum does. Each process median still holds what the library itself varies by within a
-    process (its collections, its allocator), so those are part of the time."""
-    k = max(1, math.floor(FAST_SHARE * len(xs)))
-    return sum(sorted(xs)[:k]) / k
+    """The mean of the fastest third of n process medians: the mean of the empirical quantile function
+    over [0, 1/3], the fastest alone up to 3 processes, (3 x1 + x2) / 4 at 4, (3 x1 + 2 x2) / 5 at 5,
+    the two fastest at 6 (x1 <= x2 <= ... sorted; `fast_weights`). It is the cell's time.
+
+    Interference on a shared host only ever adds time, and on this VM it comes in episodes of
+    0.1-17 s that slow a whole quick-mode process by 10-100% (docs/methodology.md, "The fast half",
+    "The fast third"); the processes that ran undisturbed are the fast ones, so their mean is the
+    estimate of what the library costs and the rest are the host's. The minimum is the estimator of
+    Chen & Revels (2016, "Robust benchmarking in noisy environments", arXiv 1608.04295) and of
+    Python's timeit for the same reason; a mean over a fixed share keeps it from resting on one lucky
+    process as processes are added, and does not drift lower with their number as a minimum does.
+    The share is a third, with the boundary process weighted by its fraction (an L-estimator: the
+    sample form of (1/p) times the integral of F^-1 over [0, p], as Acerbi & Tasche 2002, "On the
+    coherence of expected shortfall", J. Banking & Finance 26(7), estimate a lower-tail mean), because
+    the fast half (the floor(n/2) fastest, until 2026-11-27) reached half-way into the processes at 4
+    and 6 but only a third at 3 and 5: on this VM's noisy pairs a cell agreed with the next run less
+    often with 4 processes than with 3. Each process median still holds what the library itself
+    varies by within a process (its collections, its allocator), so those are part of the time."""
+    s = sorted(xs)
+    w = fast_weights(len(s))
+    return sum(a * b for a, b in zip(w, s, strict=True)) / sum(w)
 
 
 def fast_replicates(rounds: list[list[float]], rng: random.Random, n_boot: int) -> list[float]:
@@ -219,7 +240,15 @@ def fast_replicates(rounds: list[list[float]], rng: random.Random, n_boot: int) 
     estimate far more often than its 95% says (docs/methodology.md, "The fast half")."""
     pools = [[median(rng.choices(r, k=len(r))) for _ in range(MEDIAN_POOL)] for r in rounds]
     n = len(pools)
-    return [fast_mean([pools[rng.randrange(n)][rng.randrange(MEDIAN_POOL)] for _ in range(n)]) for _ in range(n_boot)]
+    w = fast_weights(n)  # fast_mean's, computed once for the n_boot replicates
+    total = sum(w)
+    k = sum(1 for x in w if x > 0)
+
+    def one() -> float:
+        s = sorted(pools[rng.randrange(n)][rng.randrange(MEDIAN_POOL)] for _ in range(n))
+        return sum(w[i] * s[i] for i in range(k)) / total
+
+    return [one() for _ in range(n_boot)]
 
 
 def time_replicates(rounds: list[list[float]], rng: random.Random, n_boot: int) -> list[float]:
@@ -328,7 +357,7 @@ def summarize(rounds: list[list[float]], rng: random.Random, n_boot: int = 1000,
     """Per-iteration times grouped by round (process) -> time, 95% CI, spreads, outliers.
 
     With ROUND_UNIT_MIN or more processes the process is the unit of replication: the time is the
-    mean of the fast half of the process medians (fast_mean) and the CI the percentile interval of its
+    mean of the fastest third of the process medians (fast_mean) and the CI the percentile interval of its
     two-level bootstrap (fast_replicates), because the spread between fresh processes dominates on the
     reference machine and a resampling of the samples alone under-covers (tests/test_timing.py
     measures both). One process gets the two-level bootstrap over its samples,

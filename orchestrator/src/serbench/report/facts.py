@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from statistics import median
 
 from .. import envinfo
-from ..stats import NOISY_REL_CI, NOISY_RUN_RCV, NOISY_RUN_REL_CI
+from ..stats import ESTIMATOR, NOISY_REL_CI, NOISY_RUN_RCV, NOISY_RUN_REL_CI
 from .units import fmt_count
 
 TEST_TITLES = [
@@ -22,6 +22,24 @@ TEST_TITLES = [
     ("typed-decode", "Typed decode"),
     ("typed-access", "Typed access"),
 ]
+
+
+def estimator_of(run) -> tuple[str, str]:
+    """(how the run's cell times were computed, the docs/methodology.md section that says why): the
+    estimator the run was finalized with (`stats.ESTIMATOR`, recorded from 2026-11-27 evening); a run
+    finalized before that used the fast half (or, before 2026-11-27, the 20% trimmed mean)."""
+    if json.loads(run["env_json"]).get("estimator") == ESTIMATOR:
+        return (
+            "the mean of the fastest third of a cell's processes' medians (the fastest of up to 3; beyond, the "
+            "process at the boundary counts by its fraction: (3·x₁ + x₂)/4 of 4, the two fastest of 6; one "
+            "process: the median of its samples)",
+            "The fast third",
+        )
+    return (
+        "the mean of the faster half of a cell's processes' medians (the fastest of 2 or 3; one process: the "
+        "median of its samples)",
+        "The fast half",
+    )
 
 
 def time_of(c):

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import reference
-from .facts import TEST_TITLES, instr_of, latency_ops, ranked, run_header, time_of, within_baseline
+from .facts import TEST_TITLES, estimator_of, instr_of, latency_ops, ranked, run_header, time_of, within_baseline
 from .units import fmt_bytes, fmt_count, fmt_instr, fmt_ns
 
 WEB_DIR = Path(__file__).resolve().parents[3] / "web"
@@ -668,9 +668,9 @@ def _header(run, cells, h: dict) -> list[str]:
     legend = (
         "Net instructions per operation (gross − the baseline's count), counted under valgrind; exact, so no CI."
         if counting
-        else "A cell's time is the mean of the faster half of its processes' medians (the host only adds time; "
-        'docs/methodology.md, "The fast half"). Net time = gross − the baseline\'s time; whiskers: the 95% CI '
-        "of the net time. Faded grey bars are "
+        else f"A cell's time is {estimator_of(run)[0]} (the host only adds time; "
+        f'docs/methodology.md, "{estimator_of(run)[1]}"). Net time = gross − the baseline\'s time; whiskers: '
+        "the 95% CI of the net time. Faded grey bars are "
         "within baseline noise (their CI reaches zero): not ranked, drawn after the ranked rows. Incorrect and "
         "failed rows are named, never drawn as bars."
     )

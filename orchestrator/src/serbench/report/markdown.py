@@ -10,6 +10,7 @@ from . import reference
 from .facts import (
     TEST_TITLES,
     dataset_order,
+    estimator_of,
     instr_of,
     is_instruction_run,
     latency_ops,
@@ -262,12 +263,12 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     for w in h["warnings"]:
         out += ["", f"> **⚠ Warning:** {w[0].upper() + w[1:]}"]
     out.append("")
+    estimator = estimator_of(run)
     legend = (
         INSTR_NOTE + " Incorrect and failed cells are never ranked; they are listed at the end with their reasons."
         if counting
-        else "Times are per operation: the mean of the faster half of a cell's processes' medians (the fastest "
-        "of 2 or 3; one process: the median of its samples), warm-up samples dropped: the host only ever adds "
-        'time, so the undisturbed processes are the fast ones (docs/methodology.md, "The fast half"). '
+        else f"Times are per operation: {estimator[0]}, warm-up samples dropped: the host only ever adds "
+        f'time, so the undisturbed processes are the fast ones (docs/methodology.md, "{estimator[1]}"). '
         "**Net** = gross − the baseline's time (spec/fairness.md); the CI is the 95% bootstrap CI of the net "
         "time over processes and their samples. "
         "*Gross/base* is gross time over the baseline's. "

@@ -252,6 +252,14 @@ class Store:
             env.setdefault(key, []).append(value)
             self.db.execute("UPDATE runs SET env_json=? WHERE id=?", (json.dumps(env), run_id))
 
+    def set_run_env(self, run_id: str, key: str, value) -> None:
+        """Set `key` of the run's env_json to `value` (a fact true of the run as a whole, as stored now)."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            env = json.loads(self.run(run_id)["env_json"])
+            env[key] = value
+            self.db.execute("UPDATE runs SET env_json=? WHERE id=?", (json.dumps(env), run_id))
+
     def run(self, run_id: str) -> sqlite3.Row | None:
         return self.db.execute("SELECT * FROM runs WHERE id=?", (run_id,)).fetchone()
 
