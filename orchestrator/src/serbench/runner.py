@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import diff, envinfo, explain, locate, pinning, stats
+from . import diff, envinfo, explain, locate, pinning, stats, threads
 from .corpus.formats import DECODERS
 from .harnesses import Harness, HarnessError
 from .store import Store
@@ -497,7 +497,7 @@ def _stderr_tail(err) -> str:
     return err.read().decode(errors="replace")
 
 
-_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+_STOP_SIGNALS = threads.STOP_SIGNALS
 
 
 @contextmanager

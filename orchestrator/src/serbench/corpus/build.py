@@ -9,12 +9,13 @@ import json
 import os
 import re
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from pathlib import Path
 
 import zstandard
 
+from .. import threads
 from ..objhash import HASH_VERSION, hash_value, hex64
 from . import generator, typed
 from .formats import DECODERS, DEPTH_MESSAGE, FORMATS, IMPORT_EXTENSIONS, MAX_DEPTH, FormatError, IntegerTooLong
@@ -366,7 +367,7 @@ class _Entries:
     `done` fills the sizes in, in the entries' own key order; `close` lets the threads go."""
 
     def __init__(self) -> None:
-        self._pool = ThreadPoolExecutor(SIZE_WORKERS)
+        self._pool = threads.pool(SIZE_WORKERS)
         self._pending: list[tuple[dict, Future]] = []
 
     def add(self, name: str, data: bytes) -> dict:

@@ -28,6 +28,7 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 
+from .. import threads
 from ..runner import _die_with_parent, exited_within
 
 MIB = 1 << 20
@@ -66,7 +67,8 @@ class Exit:
 
 
 def _limit_child(limits: Limits) -> None:
-    """In the child before exec: the resource limits, then die with the parent."""
+    """In the child before exec: the resource limits, the stop signals a worker thread blocks unblocked
+    (threads.unblock_in_child), then die with the parent."""
     for what, value in (
         (resource.RLIMIT_AS, limits.memory_bytes),
         (resource.RLIMIT_STACK, limits.stack_bytes),
@@ -76,6 +78,7 @@ def _limit_child(limits: Limits) -> None:
         with contextlib.suppress(ValueError, OSError):
             _, hard = resource.getrlimit(what)
             resource.setrlimit(what, (value if hard == resource.RLIM_INFINITY else min(value, hard), hard))
+    threads.unblock_in_child()
     _die_with_parent()
 
 

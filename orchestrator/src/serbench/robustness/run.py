@@ -22,11 +22,10 @@ import re
 import signal
 from collections import Counter
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import locate
+from .. import locate, threads
 from ..corpus import formats as F
 from ..explain import Explainer
 from .cases import ACCEPT, IMPL, REJECT
@@ -309,7 +308,7 @@ def run_rows(
     done = 0
     # One at a time runs in this thread, so Ctrl-C reaches run_limited, which kills the process group
     # at once; with --jobs N, threads each wait on their own process.
-    pool = ThreadPoolExecutor(max_workers=jobs) if jobs > 1 else None
+    pool = threads.pool(jobs) if jobs > 1 else None
     mapper = pool.map if pool else map
     try:
         for row in rows:

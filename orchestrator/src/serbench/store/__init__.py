@@ -10,9 +10,9 @@ import json
 import os
 import sqlite3
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from .. import threads
 from ..corpus.build import compressed_sizes
 
 SCHEMA_VERSION = 2
@@ -377,7 +377,7 @@ class Store:
             return self.db.execute("SELECT output FROM pending_outputs WHERE sha256 = ? LIMIT 1", (sha,)).fetchone()[0]
 
         done = 0
-        with ThreadPoolExecutor(workers) as pool:
+        with threads.pool(workers) as pool:
             # `workers` outputs at a time, so at most that many are in memory (each read here, in
             # this thread: the connection is not shared with the pool)
             for i in range(0, len(shas), workers):
