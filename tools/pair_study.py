@@ -11,9 +11,11 @@ their process medians (docs/methodology.md, "What limits a quick pair's agreemen
    pooled process medians of each cell in A and B, n processes a cell, their fast third net of its
    baseline's, counted within +-5%;
 5. other estimators over the same samples (each process's steady state): the share of cells whose
-   gross times agree within +-5%, and how far each estimate sits below the fast third in run A, per
-   harness (median and 5th percentile over cells): a low quantile inside a process agrees better on
-   a noisy host but drops the collections of a garbage-collected library's slow batches.
+   gross times agree within +-5%, the share of rows whose net times do (as `compare` counts them:
+   rows within baseline noise in either stored run left out), and how far each estimate sits below
+   the fast third in run A, per harness (median and 5th percentile over cells): a low quantile
+   inside a process agrees better on a noisy host but drops the collections of a garbage-collected
+   library's slow batches.
 
     .venv/bin/python tools/pair_study.py RUN_A RUN_B [--db results/serbench.db]
 
@@ -188,19 +190,39 @@ ESTIMATORS = {
 }
 
 
-def estimators(sa: dict, sb: dict) -> None:
+def within_noise(db: sqlite3.Connection, run: str) -> set:
+    """The run's rows whose stored net CI reaches zero: `compare` leaves them out of its agreement."""
+    rows = db.execute(
+        "select harness, bench, test, dataset, format from cells where run_id=? and net_ci_low_ns <= 0", (run,)
+    )
+    return {tuple(r) for r in rows}
+
+
+def _nets(est: dict, base: dict) -> dict:
+    """Net time per row (its estimate minus its baseline's, both by one estimator)."""
+    by_base = {(k[0], k[1], k[3], k[4]): k for k in est}
+    return {k: est[k] - est[by_base[base[k]]] for k in est if base.get(k) in by_base}
+
+
+def estimators(sa: dict, sb: dict, base: dict | None = None, noise: set | None = None) -> None:
     keys = sorted(sa.keys() & sb.keys())
-    print(f"5. other estimators: gross times within +-5% ({len(keys)} cells), and estimate / fast third in A")
-    print(f"   {'estimator':24} {'agree':>6}  per harness: median, 5th percentile of the ratio")
+    print(
+        f"5. other estimators: gross and net times within +-5% ({len(keys)} cells; nets as compare counts them), "
+        "and estimate / fast third in A"
+    )
+    print(f"   {'estimator':24} {'gross':>6} {'net':>6}  per harness: median, 5th percentile of the ratio")
     ref = {k: ESTIMATORS["fast third of medians"](sa[k]) for k in keys}
     for name, f in ESTIMATORS.items():
-        ea = {k: f(sa[k]) for k in keys}
-        ok = sum(abs(f(sb[k]) / ea[k] - 1) <= 0.05 for k in keys)
+        ea, eb = {k: f(sa[k]) for k in keys}, {k: f(sb[k]) for k in keys}
+        ok = sum(abs(eb[k] / ea[k] - 1) <= 0.05 for k in keys)
+        na, nb = _nets(ea, base or {}), _nets(eb, base or {})
+        rows = [k for k in na if k in nb and k not in (noise or set()) and na[k] > 0 and nb[k] > 0]
+        net = f"{sum(abs(nb[k] / na[k] - 1) <= 0.05 for k in rows) / len(rows):6.1%}" if rows else f"{'-':>6}"
         by = collections.defaultdict(list)
         for k in keys:
             by[k[0]].append(ea[k] / ref[k])
         ratios = "  ".join(f"{h} {st.median(r):.3f} {_quantile(r, 0.05):.3f}" for h, r in sorted(by.items()))
-        print(f"   {name:24} {ok / len(keys):6.1%}  {ratios}")
+        print(f"   {name:24} {ok / len(keys):6.1%} {net}  {ratios}")
 
 
 def main() -> int:
@@ -221,7 +243,7 @@ def main() -> int:
     drift(args.run_b, pb)
     drift_correction(pa, pb)
     processes_needed(a, b, base | base_b)
-    estimators(sa, sb)
+    estimators(sa, sb, base | base_b, within_noise(db, args.run_a) | within_noise(db, args.run_b))
     return 0
 
 

@@ -109,3 +109,45 @@ def test_a_low_quantile_inside_a_process_drops_a_collectors_slow_batches_where_t
     assert float(fast[0].rstrip("%")) >= 95, fast  # every cell within +-5%
     go, native = p10.index("go"), p10.index("native")
     assert float(p10[go + 1]) < 0.72 and float(p10[native + 1]) > 0.97, p10  # 1/1.5 for the collector
+
+
+def test_net_agreement_by_estimator_counts_rows_as_compare_does_and_shows_what_the_fast_half_lost(tmp_path, capsys):
+    """Part 5's net column: rows and their baselines of 4 processes each, where the host slows more than
+    half the processes by 10-50% (levels within 1%). Each row's net is its estimate minus its
+    baseline's, by the same estimator; a row whose stored net CI reaches zero is left out, as in
+    `compare`. The fast third, which weighs the second-fastest of 4 by a third, agrees more often than
+    the fast half, which weighs it fully ("The fast third" in docs/methodology.md)."""
+    db = sqlite3.connect(tmp_path / "s.db")
+    db.executescript(
+        "create table cells (id integer primary key, run_id text, harness text, bench text, baseline_bench text,"
+        " test text, dataset text, format text, status text, net_ci_low_ns real);"
+        "create table rounds (cell_id int, round int, finished_at real);"
+        "create table samples (cell_id int, round int, idx int, iterations int, wall_ns int);"
+    )
+    rng = random.Random(3)
+    cid = 0
+    for run in ("A", "B"):
+        for i in range(150):
+            for bench, baseline, ns in ((f"base{i}", None, 1000.0), (f"lib{i}", f"base{i}", 4000.0)):
+                cid += 1
+                low = -1.0 if bench == "lib0" and run == "B" else None  # within baseline noise in B
+                db.execute(
+                    "insert into cells values (?, ?, 'native', ?, ?, 'tree', ?, 'json', 'ok', ?)",
+                    (cid, run, bench, baseline, f"size-{i}", low),
+                )
+                for rnd in range(4):
+                    db.execute("insert into rounds values (?, ?, ?)", (cid, rnd, cid * 10 + rnd))
+                    slow = (1 + rng.uniform(0.1, 0.5)) if rng.random() < 0.55 else 1.0
+                    level = ns * slow * math.exp(rng.gauss(0, 0.01))
+                    for idx in range(5):
+                        db.execute("insert into samples values (?, ?, ?, 1, ?)", (cid, rnd, idx, int(level)))
+    db.commit()
+    _, base_a, sa = pair_study.load(db, "A")
+    _, base_b, sb = pair_study.load(db, "B")
+    noise = pair_study.within_noise(db, "A") | pair_study.within_noise(db, "B")
+    assert noise == {("native", "lib0", "tree", "size-0", "json")}
+    assert len(pair_study._nets({k: 1.0 for k in sa}, base_a)) == 150
+    pair_study.estimators(sa, sb, base_a | base_b, noise)
+    rows = {ln[3:27].strip(): ln[27:].split() for ln in capsys.readouterr().out.splitlines()[2:]}
+    third, half = (float(rows[name][1].rstrip("%")) for name in ("fast third of medians", "fast half of medians"))
+    assert third > half + 5, (third, half)
