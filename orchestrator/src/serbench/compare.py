@@ -93,9 +93,8 @@ def measure_of(store: Store, run_id: str) -> str:
     return json.loads(store.run(run_id)["args_json"]).get("measure") or "time"
 
 
-def _cells(store: Store, run_id: str) -> tuple[dict, dict]:
-    """(measured cells with their baselines, every non-baseline cell) by KEY."""
-    rows = store.cells(run_id)
+def _cells(rows: list) -> tuple[dict, dict]:
+    """(measured cells with their baselines, every non-baseline cell) by KEY, from a run's cells."""
     by_bench = {(r["harness"], r["bench"], r["dataset"], r["format"]): r for r in rows}
     measured, every = {}, {}
     for r in rows:
@@ -194,8 +193,9 @@ def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int =
         )
     if measures[0] == "instructions":
         return compare_instructions(store, run_a, run_b)
-    ca, every_a = _cells(store, run_a)
-    cb, every_b = _cells(store, run_b)
+    rows_of = {run: store.cells(run) for run in (run_a, run_b)}  # read once: the noise check below uses them too
+    ca, every_a = _cells(rows_of[run_a])
+    cb, every_b = _cells(rows_of[run_b])
     rows: list[Row] = []
     versions: set[str] = set()
     loaded: dict[int, list[list[float]]] = {}
@@ -251,7 +251,7 @@ def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int =
     cmp.versions = sorted(versions)
     _context(store, cmp)
     for side, run_id in (("A", run_a), ("B", run_b)):
-        noise = run_noise(store.cells(run_id))
+        noise = run_noise(rows_of[run_id])
         if noise and noise.noisy:
             cmp.noisy.append(f"{side} ({noise.figures()})")
             if noise.rel_ci is not None:
