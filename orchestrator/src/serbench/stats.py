@@ -227,9 +227,12 @@ def fast_mean(xs: list[float]) -> float:
     and 6 but only a third at 3 and 5: on this VM's noisy pairs a cell agreed with the next run less
     often with 4 processes than with 3. Each process median still holds what the library itself
     varies by within a process (its collections, its allocator), so those are part of the time."""
-    s = sorted(xs)
-    w = fast_weights(len(s))
-    return sum(a * b for a, b in zip(w, s, strict=True)) / sum(w)
+    return _weighted(sorted(xs), fast_weights(len(xs)))
+
+
+def _weighted(s: list[float], w: list[float]) -> float:
+    """The mean of sorted values s under weights w (fast_mean's, also per bootstrap replicate)."""
+    return sum(a * b for a, b in zip(w, s, strict=True) if a) / sum(w)
 
 
 def fast_replicates(rounds: list[list[float]], rng: random.Random, n_boot: int) -> list[float]:
@@ -241,14 +244,10 @@ def fast_replicates(rounds: list[list[float]], rng: random.Random, n_boot: int) 
     pools = [[median(rng.choices(r, k=len(r))) for _ in range(MEDIAN_POOL)] for r in rounds]
     n = len(pools)
     w = fast_weights(n)  # fast_mean's, computed once for the n_boot replicates
-    total = sum(w)
-    k = sum(1 for x in w if x > 0)
-
-    def one() -> float:
-        s = sorted(pools[rng.randrange(n)][rng.randrange(MEDIAN_POOL)] for _ in range(n))
-        return sum(w[i] * s[i] for i in range(k)) / total
-
-    return [one() for _ in range(n_boot)]
+    return [
+        _weighted(sorted(pools[rng.randrange(n)][rng.randrange(MEDIAN_POOL)] for _ in range(n)), w)
+        for _ in range(n_boot)
+    ]
 
 
 def time_replicates(rounds: list[list[float]], rng: random.Random, n_boot: int) -> list[float]:

@@ -665,12 +665,12 @@ def _header(run, cells, h: dict) -> list[str]:
             + "; ".join(f"{_e(h_)}/{_e(lib)} {_e(v)}" for h_, lib, v in libs)
             + "</p></details>"
         )
+    how, why = estimator_of(run)
     legend = (
         "Net instructions per operation (gross − the baseline's count), counted under valgrind; exact, so no CI."
         if counting
-        else f"A cell's time is {estimator_of(run)[0]} (the host only adds time; "
-        f'docs/methodology.md, "{estimator_of(run)[1]}"). Net time = gross − the baseline\'s time; whiskers: '
-        "the 95% CI of the net time. Faded grey bars are "
+        else f'A cell\'s time is {how} (the host only adds time; docs/methodology.md, "{why}"). Net time = '
+        "gross − the baseline's time; whiskers: the 95% CI of the net time. Faded grey bars are "
         "within baseline noise (their CI reaches zero): not ranked, drawn after the ranked rows. Incorrect and "
         "failed rows are named, never drawn as bars."
     )

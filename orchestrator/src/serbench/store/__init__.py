@@ -244,21 +244,21 @@ class Store:
     def finish_run(self, run_id: str, status: str = "done") -> None:
         self.db.execute("UPDATE runs SET finished_at=?, status=? WHERE id=?", (time.time(), status, run_id))
 
-    def append_run_env(self, run_id: str, key: str, value) -> None:
-        """Append `value` to the list `key` of the run's env_json (facts gathered while it runs)."""
+    def _change_run_env(self, run_id: str, change) -> None:
+        """Apply `change` to the run's env_json dict in one write transaction."""
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             env = json.loads(self.run(run_id)["env_json"])
-            env.setdefault(key, []).append(value)
+            change(env)
             self.db.execute("UPDATE runs SET env_json=? WHERE id=?", (json.dumps(env), run_id))
+
+    def append_run_env(self, run_id: str, key: str, value) -> None:
+        """Append `value` to the list `key` of the run's env_json (facts gathered while it runs)."""
+        self._change_run_env(run_id, lambda env: env.setdefault(key, []).append(value))
 
     def set_run_env(self, run_id: str, key: str, value) -> None:
         """Set `key` of the run's env_json to `value` (a fact true of the run as a whole, as stored now)."""
-        with self.db:
-            self.db.execute("BEGIN IMMEDIATE")
-            env = json.loads(self.run(run_id)["env_json"])
-            env[key] = value
-            self.db.execute("UPDATE runs SET env_json=? WHERE id=?", (json.dumps(env), run_id))
+        self._change_run_env(run_id, lambda env: env.__setitem__(key, value))
 
     def run(self, run_id: str) -> sqlite3.Row | None:
         return self.db.execute("SELECT * FROM runs WHERE id=?", (run_id,)).fetchone()
