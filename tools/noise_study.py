@@ -35,10 +35,14 @@ from statistics import median
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "orchestrator" / "src"))
 
-from serbench.harnesses import BuildOptions, make  # noqa: E402
+from serbench.harnesses import BuildOptions, UnknownHarness, make  # noqa: E402
 from serbench.stats import robust_cv  # noqa: E402
 
 CONDITIONS = ("plain", "pinned", "no-aslr", "pinned+no-aslr")
+
+
+class StudyError(Exception):
+    """Bad input or a failed harness process: one line on stderr, exit status 2."""
 
 
 def one_process(argv: list[str], env, cond: str, cores: list[int]) -> tuple[list[float], int]:
@@ -49,7 +53,9 @@ def one_process(argv: list[str], env, cond: str, cores: list[int]) -> tuple[list
     with tempfile.TemporaryDirectory() as tmp:
         res = Path(tmp) / "r.jsonl"
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
-        subprocess.run(prefix + argv + ["--results", str(res)], env=env, check=True, preexec_fn=pin)
+        done = subprocess.run(prefix + argv + ["--results", str(res)], env=env, preexec_fn=pin)
+        if done.returncode != 0:
+            raise StudyError(f"the harness exited with {done.returncode} (its stderr is above): {' '.join(argv)}")
         faults = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt - before
         rows = [json.loads(line) for line in res.read_text().splitlines()]
     return [r["wall_ns"] / r["iterations"] for r in rows if r.get("kind") == "sample"], faults
@@ -57,10 +63,18 @@ def one_process(argv: list[str], env, cond: str, cores: list[int]) -> tuple[list
 
 def cell_argv(manifest: dict, harness, bench, test, fmt, dataset, budget_ms, min_samples) -> tuple:
     """(the harness, the argv of a `run` of that cell without --results)."""
-    ds = next(d for d in manifest["datasets"] if d["dataset"] == dataset)
-    (h,) = make([harness], ROOT, BuildOptions())
+    ds = next((d for d in manifest["datasets"] if d["dataset"] == dataset), None)
+    if ds is None:
+        raise StudyError(f"no dataset {dataset!r} in corpus/manifest.json")
+    try:
+        (h,) = make([harness], ROOT, BuildOptions())
+    except UnknownHarness as e:
+        raise StudyError(str(e)) from None
     # typed tests read the canonical JSON; --format names the wire format (spec/typed.md)
-    data = ds["files"]["json" if test.startswith("typed-") else fmt]["file"]
+    file = ds["files"].get("json" if test.startswith("typed-") else fmt)
+    if file is None:
+        raise StudyError(f"dataset {dataset!r} has no {fmt} file in corpus/manifest.json")
+    data = file["file"]
     argv = h.command() + ["run", "--bench", bench, "--test", test, "--format", fmt]
     argv += ["--file", str(ROOT / "corpus" / data), "--expect-hash", ds["hash"]]
     argv += ["--budget-ms", str(budget_ms), "--no-check"]
@@ -70,6 +84,14 @@ def cell_argv(manifest: dict, harness, bench, test, fmt, dataset, budget_ms, min
 
 
 def main() -> int:
+    try:
+        return study()
+    except StudyError as e:
+        print(f"noise_study: {e}", file=sys.stderr)
+        return 2
+
+
+def study() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--harness", required=True)
     p.add_argument("--bench", required=True)
@@ -97,7 +119,10 @@ def main() -> int:
         help='add the condition "pinned+concurrent": a process of this cell runs on the other core meanwhile',
     )
     a = p.parse_args()
-    manifest = json.loads((ROOT / "corpus" / "manifest.json").read_text())
+    try:
+        manifest = json.loads((ROOT / "corpus" / "manifest.json").read_text())
+    except FileNotFoundError:
+        raise StudyError("corpus/manifest.json is missing: write the corpus with ./serbench corpus") from None
     h, argv = cell_argv(manifest, a.harness, a.bench, a.test, a.format, a.dataset, a.budget_ms, a.min_samples)
     # (its harness, its argv), run before each process of the condition "pinned+neighbour"
     neighbour = cell_argv(manifest, *a.neighbour.split(":"), a.budget_ms, a.min_samples) if a.neighbour else None

@@ -139,11 +139,17 @@ def drift_correction(pa: list[list], pb: list[list]) -> None:
         print(f"   moving median of +-{half} processes: {spread_of_ratio(a, b):.2%}")
 
 
+def _baselines(cells, base: dict) -> dict:
+    """{row: its baseline's cell key} for the rows among `cells` whose baseline is among them, in
+    the order of `cells` (`base` maps a row to its baseline's (harness, bench, dataset, format))."""
+    by_base = {(k[0], k[1], k[3], k[4]): k for k in cells}
+    return {k: by_base[base[k]] for k in cells if base.get(k) in by_base}
+
+
 def processes_needed(a: dict, b: dict, base: dict, reps: int = 20) -> None:
     # in sorted order: a set's order changes with PYTHONHASHSEED, and with it which draws each cell gets
     pooled = {k: [math.exp(x) for x in a.get(k, []) + b.get(k, [])] for k in sorted(a.keys() | b.keys())}
-    by_base = {(k[0], k[1], k[3], k[4]): k for k in pooled}
-    rows = [(k, by_base[base[k]]) for k in pooled if base.get(k) in by_base and len(pooled[k]) >= 4]
+    rows = [(k, bk) for k, bk in _baselines(pooled, base).items() if len(pooled[k]) >= 4]
     rng = random.Random(1)
 
     def draw(k: tuple, n: int) -> float:  # the cell's time as a run gives it (stats.summarize)
@@ -200,8 +206,7 @@ def within_noise(db: sqlite3.Connection, run: str) -> set:
 
 def _nets(est: dict, base: dict) -> dict:
     """Net time per row (its estimate minus its baseline's, both by one estimator)."""
-    by_base = {(k[0], k[1], k[3], k[4]): k for k in est}
-    return {k: est[k] - est[by_base[base[k]]] for k in est if base.get(k) in by_base}
+    return {k: est[k] - est[bk] for k, bk in _baselines(est, base).items()}
 
 
 def estimators(sa: dict, sb: dict, base: dict | None = None, noise: set | None = None) -> None:
@@ -231,8 +236,12 @@ def main() -> int:
     p.add_argument("run_b")
     p.add_argument("--db", default="results/serbench.db")
     args = p.parse_args()
-    db = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
-    pa, base, sa = load(db, args.run_a)
+    try:
+        db = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
+        pa, base, sa = load(db, args.run_a)
+    except sqlite3.Error as e:
+        print(f"pair_study: cannot read {args.db}: {e}", file=sys.stderr)
+        return 2
     pb, base_b, sb = load(db, args.run_b)
     if not pa or not pb:
         print(f"pair_study: no measured cells in {args.run_a if not pa else args.run_b}", file=sys.stderr)

@@ -151,3 +151,16 @@ def test_net_agreement_by_estimator_counts_rows_as_compare_does_and_shows_what_t
     rows = {ln[3:27].strip(): ln[27:].split() for ln in capsys.readouterr().out.splitlines()[2:]}
     third, half = (float(rows[name][1].rstrip("%")) for name in ("fast third of medians", "fast half of medians"))
     assert third > half + 5, (third, half)
+
+
+def test_a_store_it_cannot_open_or_a_run_it_lacks_is_one_line_and_status_2(tmp_path, monkeypatch, capsys):
+    missing = tmp_path / "none.db"
+    monkeypatch.setattr("sys.argv", ["pair_study", "A", "B", "--db", str(missing)])
+    assert pair_study.main() == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"pair_study: cannot read {missing}: unable to open database file"
+    assert not missing.exists()  # read-only: never creates a store
+    _store(tmp_path / "s.db", 0.0).close()
+    monkeypatch.setattr("sys.argv", ["pair_study", "A", "C", "--db", str(tmp_path / "s.db")])
+    assert pair_study.main() == 2
+    assert capsys.readouterr().err.strip() == "pair_study: no measured cells in C"

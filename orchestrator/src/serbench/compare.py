@@ -107,6 +107,12 @@ def _cells(rows: list) -> tuple[dict, dict]:
     return measured, every
 
 
+def _warmup_k(args: dict) -> float:
+    """The steady-state rule a run's times were computed with (stats.trim): a run from before adaptive
+    rounds (no `target_ci`) kept every sample, as `serbench run --resume` finishes it."""
+    return args.get("warmup_k", stats.WARMUP_K) if "target_ci" in args else 0.0
+
+
 def within_noise(cell) -> bool:
     """The cell's net time is within its baseline's noise: its 95% CI reaches zero, as the report marks
     it and leaves it unranked (docs/methodology.md, "Within baseline noise"). Such a net is mostly the
@@ -158,7 +164,7 @@ def _context(store: Store, cmp: Comparison) -> None:
     cmp.commits = (ea.get("git_commit"), eb.get("git_commit"))
     cmp.machine = _differences(ea, eb, MACHINE)
     # runs finalized before the estimator was recorded used the fast half (from 2026-11-27) or the 20%
-    # trimmed mean; their stored times are not the fast third this code's intervals are drawn from
+    # trimmed mean; compare() computes their times again with today's
     est = [e.get("estimator", "not recorded (fast half or trimmed mean)") for e in (ea, eb)]
     cmp.settings = [f"mode: {ra['mode']} (A) vs {rb['mode']} (B)"] if ra["mode"] != rb["mode"] else []
     cmp.settings += _differences(aa, ab, SETTINGS) + _differences(ma, mb, MANIFEST)
@@ -167,8 +173,8 @@ def _context(store: Store, cmp: Comparison) -> None:
     old = [side for side, e in zip("AB", est, strict=True) if e != stats.ESTIMATOR]
     if old:
         cmp.settings.append(
-            f"run {' and '.join(old)}: stored times not from the {stats.ESTIMATOR}, which this comparison's "
-            "intervals are drawn from"
+            f"run {' and '.join(old)}: stored times not from the {stats.ESTIMATOR}; this comparison computes "
+            "them again from the samples"
         )
     ha, hb = ea.get("harnesses") or {}, eb.get("harnesses") or {}
     for h in sorted(ha.keys() & hb.keys()):
@@ -194,6 +200,11 @@ def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int =
     if measures[0] == "instructions":
         return compare_instructions(store, run_a, run_b)
     rows_of = {run: store.cells(run) for run in (run_a, run_b)}  # read once: the noise check below uses them too
+    envs = {run: json.loads(store.run(run)["env_json"]) for run in (run_a, run_b)}
+    warmup = {run: _warmup_k(json.loads(store.run(run)["args_json"])) for run in envs}
+    # A run finalized with another estimator (stats.ESTIMATOR) has its times computed again from its
+    # samples, so that both sides of a ratio and its interval come from the one estimator.
+    again = {run for run, env in envs.items() if env.get("estimator") != stats.ESTIMATOR}
     ca, every_a = _cells(rows_of[run_a])
     cb, every_b = _cells(rows_of[run_b])
     rows: list[Row] = []
@@ -202,9 +213,18 @@ def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int =
     reps: dict[int, list[float]] = {}
 
     def samples(cell) -> list[list[float]]:
+        """The cell's samples per process from its steady state on, as the run's times were computed."""
         if cell["id"] not in loaded:
-            loaded[cell["id"]] = list(store.samples(cell["id"]).values())
+            loaded[cell["id"]] = stats.trim(list(store.samples(cell["id"]).values()), warmup[cell["run_id"]])[0]
         return loaded[cell["id"]]
+
+    def time_of(cell, base) -> float:
+        """The cell's net time (its gross time where the run has no net for it), as stored or, for a
+        run in `again`, computed from its samples."""
+        if cell["run_id"] not in again:
+            return cell["net_ns"] if cell["net_ns"] is not None else cell["median_ns"]
+        gross = stats.time_of(samples(cell), warmup_k=0)  # samples() has trimmed them
+        return gross - stats.time_of(samples(base), warmup_k=0) if cell["net_ns"] is not None else gross
 
     def net(cell, base) -> list[float]:
         """Bootstrap replicates of a cell's net time, each cell's (a baseline shared by many rows
@@ -221,8 +241,7 @@ def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int =
         if ra["version"] != rb["version"]:
             versions.add(f"{ra['library']} {ra['version']} (A) vs {rb['version']} (B)")
         sa, sb = samples(ra), samples(rb)
-        a_ns = ra["net_ns"] if ra["net_ns"] is not None else ra["median_ns"]
-        b_ns = rb["net_ns"] if rb["net_ns"] is not None else rb["median_ns"]
+        a_ns, b_ns = time_of(ra, ba), time_of(rb, bb)
         boots = [vb / va for va, vb in zip(net(ra, ba), net(rb, bb), strict=True) if va > 0]
         ci = stats.interval(boots) if boots else (math.nan,) * 2
         # The test compares round medians: rounds are the independent units (fresh processes).

@@ -501,16 +501,16 @@ _STOP_SIGNALS = threads.STOP_SIGNALS
 
 
 @contextmanager
-def _stop_signals_held() -> Iterator[set]:
+def _stop_signals_held() -> Iterator[None]:
     """SIGINT and SIGTERM wait while a started process passes into the hands that cancel it. Raised
     after start() returned and before run_pass held it, a stop signal left the process running and
     its temporary folder to the garbage collector, whose removal at exit could meet the harness still
     creating its files there. tests/test_cli_edges.py's SIGTERM test once found a folder left after a
     SIGTERM (one full run of the tests; six runs of it alone passed), and this window explains it. A
-    signal that arrives meanwhile is raised when the mask is restored. Yields the mask before."""
+    signal that arrives meanwhile is raised when the mask is restored."""
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
     try:
-        yield old
+        yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
@@ -526,7 +526,7 @@ def _spawn(argv: list[str], env: dict | None, cpu: int | None, err, stdin=subpro
     child restores the mask before it execs."""
     proc = None
     try:
-        with _stop_signals_held() as old:  # a pending stop signal is raised as it ends
+        with _stop_signals_held():  # a pending stop signal is raised as it ends
             proc = subprocess.Popen(
                 argv,
                 stdin=stdin,
@@ -534,7 +534,7 @@ def _spawn(argv: list[str], env: dict | None, cpu: int | None, err, stdin=subpro
                 stderr=err,
                 env=env,
                 start_new_session=True,
-                preexec_fn=lambda: _in_child(old, cpu),
+                preexec_fn=lambda: _in_child(cpu),
             )
     except BaseException:
         if proc is not None:  # not handed to anyone yet: do not leave it running
@@ -576,11 +576,11 @@ def wait_exit(proc: subprocess.Popen, timeout_s: float) -> int | None:
     return proc.wait() if done else None
 
 
-def _in_child(mask, cpu: int | None) -> None:
-    """In the child before exec: the parent's signal mask as it was before _spawn blocked the stop
-    signals (which a harness always receives, whoever held them: _stop_signals_held), death with the
-    parent, and its core."""
-    signal.pthread_sigmask(signal.SIG_SETMASK, set(mask) - _STOP_SIGNALS)
+def _in_child(cpu: int | None) -> None:
+    """In the child before exec: the stop signals unblocked (a harness always receives them, whoever
+    held them in the parent: _spawn, _stop_signals_held, a pool thread), death with the parent, and
+    its core."""
+    threads.unblock_in_child()
     _die_with_parent()
     pinning.pin_child(cpu)
 
