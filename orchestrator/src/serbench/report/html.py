@@ -554,6 +554,9 @@ def _trend_section(run, cells: list, history: list[tuple], counting: bool, chart
     Only cells measured (ok) in two runs or more have a trend; a menu picks the cell."""
     key = ("harness", "bench", "test", "dataset", "format")
     points: dict[tuple, list[dict]] = {}
+    # the section of docs/methodology.md naming how each run computed its times; a count has no estimator
+    estimator = {r["id"]: "" if counting else estimator_of(r)[1] for r, _ in history}
+    mixed = len(set(estimator.values())) > 1
     for r, cs in history:
         for c in cs:
             if c["is_baseline"] or c["status"] != "ok" or _value(c, counting) is None:
@@ -567,6 +570,7 @@ def _trend_section(run, cells: list, history: list[tuple], counting: bool, chart
                     "hi": row["hi"],
                     "text": row["text"],
                     "version": c["version"],
+                    "estimator": estimator[r["id"]] if mixed else "",  # named where the runs differ
                 }
             )
     mine = [tuple(c[k] for k in key) for c in cells if c["status"] == "ok"]
@@ -577,6 +581,16 @@ def _trend_section(run, cells: list, history: list[tuple], counting: bool, chart
         f"measured {'instruction counts' if counting else 'time'}; a cell's net "
         f"{'count' if counting else 'time'} in each of them, with the library's version.</p>",
     ]
+    if mixed:
+        # The fast half and the trimmed mean before it sit above the fast third on the same samples (the
+        # fast half by 0-1%: docs/methodology.md, "The fast third"); a trend across the change shows it.
+        old = sum(e != "The fast third" for e in estimator.values())
+        out.append(
+            f"<p>{old} of these runs computed a cell's time with an earlier estimator (its column below; "
+            'docs/methodology.md, "The fast half" and "The fast third"), which gives a little more time from '
+            "the same samples: a step of about 1% where the estimator changes is the estimator's, not the "
+            "library's.</p>"
+        )
     if not keys:
         out.append("<p>No cell of this run was measured in another stored run of this machine.</p></section>")
         return out
@@ -588,7 +602,7 @@ def _trend_section(run, cells: list, history: list[tuple], counting: bool, chart
         pts = points[k]
         cid = charts.add({"kind": "trend", "points": pts, "counting": counting, "lang": k[0], "label": "/".join(k)})
         table = _table(
-            ["Run", "Version", "Net instr/op" if counting else "Net time", "95% CI"],
+            ["Run", "Version", "Net instr/op" if counting else "Net time", "95% CI"] + (["Estimator"] if mixed else []),
             [
                 (
                     {},
@@ -597,7 +611,8 @@ def _trend_section(run, cells: list, history: list[tuple], counting: bool, chart
                         (p["version"], p["version"]),
                         (p["text"], p["value"]),
                         (f"{fmt_ns(p['lo'])} – {fmt_ns(p['hi'])}" if p["lo"] is not None else "–", p["lo"]),
-                    ],
+                    ]
+                    + ([(p["estimator"].lower(), p["estimator"])] if mixed else []),
                 )
                 for p in pts
             ],
@@ -996,7 +1011,8 @@ function drawTrend(el,spec){
   var u=unitOf(max,spec.counting),div=u[0];
   marks[el.dataset.chart]=p.length;
   return Plotly.react(el,[{type:"scatter",mode:"lines+markers",name:spec.label,x:p.map(function(x){return x.run;}),
-    y:p.map(function(x){return x.value/div;}),text:p.map(function(x){return x.text+" ("+x.version+")";}),
+    y:p.map(function(x){return x.value/div;}),
+    text:p.map(function(x){return x.text+" ("+x.version+(x.estimator?", "+x.estimator.toLowerCase():"")+")";}),
     hovertemplate:"%{x}<br>%{text}<extra></extra>",line:{color:D.langColours[spec.lang]||"#666"},
     error_y:{type:"data",symmetric:false,visible:!spec.counting,color:"#212529",
       array:p.map(function(x){return x.hi!=null?(x.hi-x.value)/div:0;}),
