@@ -13,6 +13,7 @@ import time
 
 from serbench.cli import main
 from serbench.harnesses.python import PythonHarness
+from serbench.store import Store
 
 
 def _main(capsys, *argv) -> tuple[int, str]:
@@ -82,8 +83,22 @@ def test_missing_toolchain_names_the_fix_and_exits_3(capsys, tmp_path, monkeypat
 
 
 def test_report_on_an_empty_store_says_so(capsys, tmp_path):
+    Store(tmp_path / "s.db").close()
     code, line = _main(capsys, "--db", str(tmp_path / "s.db"), "report")
     assert code == 2 and "no runs yet" in line
+
+
+def test_commands_that_read_never_create_a_store_and_name_the_path_they_looked_at(capsys, tmp_path):
+    """A mistyped --db used to leave an empty store (and its folder) behind and be answered "no runs
+    yet", as if it were the store meant."""
+    missing = tmp_path / "typo" / "serbench.db"
+    said = f"no results store at {missing}; `serbench run` creates it (or pass --db with an existing store)"
+    for argv, status in ((["report"], 2), (["compare", "a", "b"], 2), (["history"], 0)):
+        code, line = _main(capsys, "--db", str(missing), *argv)
+        assert (code, line) == (status, said if status == 0 else f"serbench: {said}"), argv
+    assert not (tmp_path / "typo").exists()
+    assert _main(capsys, "--db", str(missing), "history", "--format", "json")[0] == 0
+    assert not (tmp_path / "typo").exists()
 
 
 def _rounds(db) -> int:

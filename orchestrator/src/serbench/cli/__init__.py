@@ -403,6 +403,18 @@ def cmd_corpus(args) -> int:
     return EXIT_OK
 
 
+def _reading_store(args) -> Store | None:
+    """The store a command that only reads opens (report, history, compare), or None when there is no
+    file at --db: such a command never creates one, or a mistyped --db would leave an empty store
+    behind and be answered "no runs yet" as if it were the store meant."""
+    path = Path(args.db)
+    return Store(path) if path.exists() else None
+
+
+def _no_store(args) -> str:
+    return f"no results store at {args.db}; `serbench run` creates it (or pass --db with an existing store)"
+
+
 def _pick_run(db: Store, run_id: str | None):
     row = db.run(run_id) if run_id else db.latest_run()
     if row is None:
@@ -422,7 +434,9 @@ def _write_html(db: Store, run, cells, path: Path) -> None:
 
 
 def cmd_report(args) -> int:
-    db = Store(Path(args.db))
+    db = _reading_store(args)
+    if db is None:
+        raise UserError(_no_store(args))
     if args.robustness:
         return _robustness_report(db, args)
     if args.findings:
@@ -512,13 +526,13 @@ def history_rows(db: Store) -> list[dict]:
 
 
 def cmd_history(args) -> int:
-    db = Store(Path(args.db))
-    rows = history_rows(db)
+    db = _reading_store(args)
+    rows = history_rows(db) if db is not None else []
     if args.format == "json":
         print(json.dumps({"schema": "serbench.history/1", "runs": rows}, indent=1))
         return EXIT_OK
     if not rows:
-        say("the store has no runs yet; try `serbench run`")
+        say(_no_store(args) if db is None else "the store has no runs yet; try `serbench run`")
         return EXIT_OK
     header = ["Run", "Started", "Status", "Mode", "Measure", "Languages", "Cells", "Ok", "Bad", "Wall time", "Machine"]
     table = [
@@ -549,7 +563,9 @@ def _print_columns(lines: list[list[str]], indent: str = "") -> None:
 
 
 def cmd_compare(args) -> int:
-    db = Store(Path(args.db))
+    db = _reading_store(args)
+    if db is None:
+        raise UserError(_no_store(args))
     a, b = _pick_run(db, args.run_a), _pick_run(db, args.run_b)
     try:
         result = compare(db, a["id"], b["id"])
