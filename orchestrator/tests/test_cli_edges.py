@@ -342,3 +342,31 @@ def test_run_without_lang_leaves_out_the_harnesses_that_say_why_and_names_them_w
     assert "java" in {h.name for h in _usable_harnesses(argparse.Namespace(lang=[]), BuildOptions())}
     named = _usable_harnesses(argparse.Namespace(lang=["java"]), BuildOptions(), for_run=True)
     assert [h.name for h in named] == ["java"]
+
+
+def test_an_output_path_that_cannot_be_written_is_one_line_naming_it_and_exit_2(capsys, tmp_path):
+    """It was a FileNotFoundError traceback and exit 1; every file report and compare write goes
+    through one writer now."""
+    from .test_report import make_run
+
+    store = Store(tmp_path / "s.db")
+    make_run(store, "run-a")
+    make_run(store, "run-b", speed=0.5)
+    store.close()
+    db = ["--db", str(tmp_path / "s.db")]
+    for target, why in (("/proc/serbench-test/out", "No such file or directory"), (str(tmp_path), "Is a directory")):
+        for argv in (
+            ["report", "run-a", "--output", target],
+            ["report", "run-a", "--format", "html", "--output", target],
+            ["compare", "run-a", "run-b", "--output", target],
+            ["compare", "run-a", "run-b", "--format", "html", "--output", target],
+        ):
+            code, line = _main(capsys, *db, *argv)
+            assert (code, line) == (
+                2,
+                f"serbench: cannot write {target}: {why}; pass --output with a writable file path",
+            ), argv
+    # a folder that does not exist yet is made, as the HTML report's default folder always was
+    code, line = _main(capsys, *db, "compare", "run-a", "run-b", "--output", str(tmp_path / "new" / "c.md"))
+    assert code == 0 and line == f"wrote {tmp_path / 'new' / 'c.md'}"
+    assert "run-a" in (tmp_path / "new" / "c.md").read_text()

@@ -249,7 +249,7 @@ def _run(args, db: Store) -> int:
     run_row, cell_rows = db.run(run_id), db.cells(run_id)
     (out / "report.md").write_text(markdown.render(run_row, cell_rows))
     try:
-        _write_html(db, run_row, cell_rows, out / "report.html")
+        _write_html(db, run_row, cell_rows, out / "report.html", tell=False)  # the run's last line names it
     except Exception as e:  # the run is stored and report.md written: a page must not lose them
         say(f"warning: report.html not written ({e!r}); `serbench report {run_id} --format html` tries again")
     print(markdown.summary(run_row, cell_rows))
@@ -424,13 +424,30 @@ def _pick_run(db: Store, run_id: str | None):
     return row
 
 
-def _write_html(db: Store, run, cells, path: Path) -> None:
+def _write_html(db: Store, run, cells, path: Path, tell: bool = True) -> None:
     """The HTML report; without the charting library (no npm, no network) it is written with tables only."""
+    page = html_report.render(run, cells, *_chart_library(), html_report.same_machine_runs(db, run))
+    _write_output(path, page, tell)
+
+
+def _chart_library() -> tuple[str | None, str]:
+    """(the charting library's code or None, a note for the page when it is missing, also said here)."""
     library_js, note = html_report.chart_library(say=say)
     if note:
         say(f"warning: {note}")
-    history = html_report.same_machine_runs(db, run)
-    path.write_text(html_report.render(run, cells, library_js, note, history), encoding="utf-8")
+    return library_js, note
+
+
+def _write_output(path: Path, text: str, tell: bool = True) -> None:
+    """A report or comparison written to `path` (its folder made as needed), and said when `tell`; a
+    path that cannot be written is the user's input, answered in one line."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise UserError(f"cannot write {path}: {e.strerror or e}; pass --output with a writable file path") from None
+    if tell:
+        say(f"wrote {path}")
 
 
 def cmd_report(args) -> int:
@@ -454,15 +471,11 @@ def cmd_report(args) -> int:
     if args.format == "html":
         # a file, never stdout: the page inlines a 1 MB library; by default beside the run's report.md
         out_dir = Path(json.loads(run["args_json"]).get("out") or ROOT / "results") / run["id"]
-        path = Path(args.output) if args.output else out_dir / "report.html"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _write_html(db, run, cells, path)
-        say(f"wrote {path}")
+        _write_html(db, run, cells, Path(args.output) if args.output else out_dir / "report.html")
         return EXIT_OK
     text = {"md": markdown.render, "json": export.to_json, "csv": export.to_csv}[args.format](run, cells)
     if args.output:
-        Path(args.output).write_text(text)
-        say(f"wrote {args.output}")
+        _write_output(Path(args.output), text)
     else:
         sys.stdout.write(text)
     return EXIT_OK
@@ -489,8 +502,7 @@ def _robustness_report(db: Store, args) -> int:
     else:
         text = robustness_report.render(dict(run), results)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-        say(f"wrote {args.output}")
+        _write_output(Path(args.output), text)
     elif args.format == "html":
         raise UserError("--format html writes a file: give --output")
     else:
@@ -579,17 +591,11 @@ def cmd_compare(args) -> int:
     if args.format == "html":
         # a file, as the report's: the page inlines the charting library
         path = Path(args.output) if args.output else ROOT / "results" / f"compare-{a['id']}-vs-{b['id']}.html"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        library_js, note = html_report.chart_library(say=say)
-        if note:
-            say(f"warning: {note}")
-        path.write_text(html_report.render_compare(result, library_js, note), encoding="utf-8")
-        say(f"wrote {path}")
+        _write_output(path, html_report.render_compare(result, *_chart_library()))
         return EXIT_OK
     text = compare_json(result) + "\n" if args.format == "json" else render_compare(result)
     if args.output:
-        Path(args.output).write_text(text)
-        say(f"wrote {args.output}")
+        _write_output(Path(args.output), text)
     else:
         sys.stdout.write(text)
     return EXIT_OK
