@@ -370,3 +370,29 @@ def test_an_output_path_that_cannot_be_written_is_one_line_naming_it_and_exit_2(
     code, line = _main(capsys, *db, "compare", "run-a", "run-b", "--output", str(tmp_path / "new" / "c.md"))
     assert code == 0 and line == f"wrote {tmp_path / 'new' / 'c.md'}"
     assert "run-a" in (tmp_path / "new" / "c.md").read_text()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "--lang", "python", "--out", "{bad}"],
+        ["run", "--lang", "python", "--corpus", "{bad}"],
+        ["corpus", "--out", "{bad}"],
+        ["robustness", "--lang", "python", "--out", "{bad}"],
+        ["robustness", "--lang", "python", "--corpus", "{bad}"],
+    ],
+)
+def test_a_folder_that_cannot_be_written_is_named_before_anything_is_measured(capsys, tmp_path, argv):
+    """`run --out /proc/x` measured every cell and then stopped on a FileNotFoundError traceback where
+    it wrote report.md; the folders are tried first now."""
+    flag = argv[-2]
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not a folder")
+    for bad, said in (
+        ("/proc/serbench-test", "cannot write in /proc/serbench-test: No such file or directory"),
+        (str(a_file), f"{a_file} is a file, not a folder"),
+    ):
+        code, line = _main(capsys, "--db", str(tmp_path / "s.db"), *[bad if a == "{bad}" else a for a in argv])
+        assert (code, line) == (2, f"serbench: {said}; pass {flag} with a writable folder")
+    if (tmp_path / "s.db").exists():
+        assert Store(tmp_path / "s.db").runs() == []  # nothing was measured

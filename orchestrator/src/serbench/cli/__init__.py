@@ -1,7 +1,8 @@
 """The `serbench` command. `main` reads as a table of contents; each subcommand is one function.
 
 Exit codes: 0 done; 1 a check failed (doctor, test); 2 bad input (usage, unknown library or dataset,
-malformed --data file, a --db that is not a writable store, a run another process is executing);
+malformed --data file, a --db that is not a writable store or, for report and compare, no store
+at all, an --out, --corpus or --output that cannot be written, a run another process is executing);
 3 a toolchain is missing or a harness does not build; 130 interrupted by SIGINT (Ctrl-C), 143 by
 SIGTERM (the run is kept: `serbench run --resume` finishes it).
 """
@@ -18,6 +19,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -147,7 +149,8 @@ def _run(args, db: Store) -> int:
         code_size=args.code_size or mode.name == "full",
     )
     hs = _usable_harnesses(args, options, for_run=True)
-    corpus_dir = Path(args.corpus)
+    # before anything is measured: the report is written after minutes of measuring
+    corpus_dir, _ = _writable_folder(args.corpus, "--corpus"), _writable_folder(args.out, "--out")
     manifest, user = _corpus(corpus_dir, args.seed, args.data)  # before the build: a bad --data file fails fast
     if run_id is not None:
         _same_data(run_id, json.loads(prev["manifest_json"]), manifest)
@@ -245,9 +248,12 @@ def _run(args, db: Store) -> int:
         return _interrupted_code(e)
     db.finish_run(run_id)
     out = Path(args.out) / run_id
-    out.mkdir(parents=True, exist_ok=True)
     run_row, cell_rows = db.run(run_id), db.cells(run_id)
-    (out / "report.md").write_text(markdown.render(run_row, cell_rows))
+    try:  # --out was writable when the run started; a disk that filled since must not lose the run's summary
+        fix = f"the run is stored, and `serbench report {run_id} --output FILE` writes it"
+        _write_output(out / "report.md", markdown.render(run_row, cell_rows), tell=False, fix=fix)
+    except UserError as e:
+        say(f"warning: {e}")
     try:
         _write_html(db, run_row, cell_rows, out / "report.html", tell=False)  # the run's last line names it
     except Exception as e:  # the run is stored and report.md written: a page must not lose them
@@ -387,8 +393,22 @@ def _same_data(run_id: str, before: dict, now: dict) -> None:
             )
 
 
+def _writable_folder(folder: str, flag: str) -> Path:
+    """`folder`, made if missing, once a file could be created in it: a folder that cannot take the
+    corpus or the reports is the user's input, answered in one line before any work."""
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        raise UserError(f"{path} is a file, not a folder; pass {flag} with a writable folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=path).close()
+    except OSError as e:
+        raise UserError(f"cannot write in {path}: {e.strerror or e}; pass {flag} with a writable folder") from None
+    return path
+
+
 def cmd_corpus(args) -> int:
-    m, _ = _corpus(Path(args.out), args.seed, args.data)
+    m, _ = _corpus(_writable_folder(args.out, "--out"), args.seed, args.data)
     w = max(14, *(len(d["dataset"]) for d in m["datasets"]))
     print(
         f"{'dataset':<{w}} {'hash':<16} " + " ".join(f"{f:>12}" for f in ("json", "msgpack", "cbor", "bson", "ubjson"))
@@ -438,14 +458,16 @@ def _chart_library() -> tuple[str | None, str]:
     return library_js, note
 
 
-def _write_output(path: Path, text: str, tell: bool = True) -> None:
+def _write_output(
+    path: Path, text: str, tell: bool = True, fix: str = "pass --output with a writable file path"
+) -> None:
     """A report or comparison written to `path` (its folder made as needed), and said when `tell`; a
-    path that cannot be written is the user's input, answered in one line."""
+    path that cannot be written is the user's input, answered in one line that ends with `fix`."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     except OSError as e:
-        raise UserError(f"cannot write {path}: {e.strerror or e}; pass --output with a writable file path") from None
+        raise UserError(f"cannot write {path}: {e.strerror or e}; {fix}") from None
     if tell:
         say(f"wrote {path}")
 
@@ -684,6 +706,7 @@ def cmd_robustness(args) -> int:
     from ..robustness.limits import MIB, Limits
 
     limits = Limits(timeout_s=args.timeout_s, memory_bytes=args.memory_mib * MIB, stack_bytes=args.stack_mib * MIB)
+    corpus_dir, _ = _writable_folder(args.corpus, "--corpus"), _writable_folder(args.out, "--out")
     hs = []
     for h in make(args.lang or None, ROOT, BuildOptions(verbose=args.verbose)):
         missing = h.missing_toolchain()
@@ -696,7 +719,6 @@ def cmd_robustness(args) -> int:
         hs.append(h)
     if not hs:
         raise UserError("no harness is built yet; `serbench build` builds them (minutes the first time)")
-    corpus_dir = Path(args.corpus)
     t0 = time.monotonic()
     manifest = rcases.write_cases(corpus_dir, args.seed)
     say(f"{len(manifest['cases'])} robustness cases in {corpus_dir / 'robustness'} ({time.monotonic() - t0:.1f} s)")
