@@ -396,3 +396,15 @@ def test_a_folder_that_cannot_be_written_is_named_before_anything_is_measured(ca
         assert (code, line) == (2, f"serbench: {said}; pass {flag} with a writable folder")
     if (tmp_path / "s.db").exists():
         assert Store(tmp_path / "s.db").runs() == []  # nothing was measured
+
+
+def test_a_runs_own_report_that_cannot_be_written_at_its_end_is_a_warning_that_says_how_to_get_it(capsys):
+    """run and robustness write their reports after minutes of work, into the --out folder tried when
+    they started; a failure there (a disk filled since) is a warning, so the summary still follows."""
+    from serbench.cli import _write_or_warn
+
+    _write_or_warn(Path("/proc/serbench-test/r/report.md"), "# report", "the run is stored, and `serbench report r`")
+    assert capsys.readouterr().err.strip() == (
+        "warning: cannot write /proc/serbench-test/r/report.md: No such file or directory; the run is stored, and "
+        "`serbench report r`"
+    )

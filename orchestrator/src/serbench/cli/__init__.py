@@ -249,11 +249,8 @@ def _run(args, db: Store) -> int:
     db.finish_run(run_id)
     out = Path(args.out) / run_id
     run_row, cell_rows = db.run(run_id), db.cells(run_id)
-    try:  # --out was writable when the run started; a disk that filled since must not lose the run's summary
-        fix = f"the run is stored, and `serbench report {run_id} --output FILE` writes it"
-        _write_output(out / "report.md", markdown.render(run_row, cell_rows), tell=False, fix=fix)
-    except UserError as e:
-        say(f"warning: {e}")
+    fix = f"the run is stored, and `serbench report {run_id} --output FILE` writes it"
+    _write_or_warn(out / "report.md", markdown.render(run_row, cell_rows), fix)
     try:
         _write_html(db, run_row, cell_rows, out / "report.html", tell=False)  # the run's last line names it
     except Exception as e:  # the run is stored and report.md written: a page must not lose them
@@ -470,6 +467,15 @@ def _write_output(
         raise UserError(f"cannot write {path}: {e.strerror or e}; {fix}") from None
     if tell:
         say(f"wrote {path}")
+
+
+def _write_or_warn(path: Path, text: str, fix: str) -> None:
+    """A run's own report at its end: the --out folder took a file when the run started, and a disk that
+    filled since must not lose what follows (the summary, the run's last line); `fix` says how to get it."""
+    try:
+        _write_output(path, text, tell=False, fix=fix)
+    except UserError as e:
+        say(f"warning: {e}")
 
 
 def cmd_report(args) -> int:
@@ -779,9 +785,9 @@ def cmd_robustness(args) -> int:
     db.finish_robustness_run(run_id, status)
     run, results = db.robustness_run(run_id), db.robustness_results(run_id)
     out = Path(args.out) / run_id
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "robustness.md").write_text(robustness_report.render(dict(run), results))
-    (out / "robustness.html").write_text(html_report.render_robustness(dict(run), results), encoding="utf-8")
+    fix = f"the run is stored, and `serbench report --robustness {run_id} --output FILE` writes it"
+    _write_or_warn(out / "robustness.md", robustness_report.render(dict(run), results), fix)
+    _write_or_warn(out / "robustness.html", html_report.render_robustness(dict(run), results), fix)
     db.close()
     by_row: dict = {}
     for r in results:
