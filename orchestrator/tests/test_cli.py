@@ -82,10 +82,12 @@ def test_missing_toolchain_names_the_fix_and_exits_3(capsys, tmp_path, monkeypat
     assert code == 3 and line == "serbench: no-such-tool-xyz not found: apt-get install -y no-such-tool-xyz"
 
 
-def test_report_on_an_empty_store_says_so(capsys, tmp_path):
+def test_report_on_an_empty_store_says_so_and_an_unknown_run_is_named_with_its_store(capsys, tmp_path):
     Store(tmp_path / "s.db").close()
     code, line = _main(capsys, "--db", str(tmp_path / "s.db"), "report")
-    assert code == 2 and "no runs yet" in line
+    assert (code, line) == (2, f"serbench: the store {tmp_path / 's.db'} has no runs yet; try `serbench run`")
+    code, line = _main(capsys, "--db", str(tmp_path / "s.db"), "compare", "nope", "nope")
+    assert (code, line) == (2, f"serbench: no run 'nope' in {tmp_path / 's.db'}; `serbench history` lists its runs")
 
 
 def test_commands_that_read_never_create_a_store_and_name_the_path_they_looked_at(capsys, tmp_path):

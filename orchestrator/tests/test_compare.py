@@ -240,3 +240,13 @@ def test_a_cell_within_baseline_noise_in_either_run_is_marked_and_left_out_of_ag
     # the HTML comparison lists it without drawing a ratio
     drawn = html_report._ratio_row(packer, counting=False)
     assert drawn["ratio"] is None and drawn["lo"] is None and drawn["verdict"].endswith("within baseline noise in B")
+
+
+def test_compare_reports_its_progress_cell_by_cell(tmp_path):
+    """Two full quick runs take seconds to compare (the bootstrap of 1,330 cells): the command shows a
+    progress bar, fed once per compared cell and once at the end."""
+    heard = []
+    cmp = compare(_two_runs(tmp_path), "run-a", "run-b", n_boot=50, progress=lambda *a: heard.append(a))
+    n = len(cmp.rows)
+    assert n == 4 and [h[:2] for h in heard] == [(i, n) for i in range(n + 1)]
+    assert [h[2] for h in heard] == ["/".join(r.key) for r in cmp.rows] + [""]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from statistics import median
 
@@ -20,6 +21,8 @@ KEY = ("harness", "bench", "test", "dataset", "format")
 
 # Marks on rows where the CI and the verdict seem to disagree; both are explained under the table.
 CI_ONLY, TEST_ONLY = "†", "‡"
+
+Progress = Callable[[int, int, str], None]  # (cells done, cells in all, the cell at hand)
 
 MACHINE = (("cpu_model", "CPU"), ("cores", "cores"), ("kernel", "kernel"), ("governor", "CPU governor"))
 SETTINGS = (
@@ -190,7 +193,11 @@ def _context(store: Store, cmp: Comparison) -> None:
     cmp.dirty = (bool(ea.get("git_dirty")), bool(eb.get("git_dirty")))
 
 
-def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int = 1) -> Comparison:
+def compare(
+    store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int = 1, progress: Progress | None = None
+) -> Comparison:
+    """The comparison of two stored runs; `progress(done, total, label)` hears of each cell (two full
+    quick runs take about 13 s on the reference machine, most of it in the bootstrap)."""
     measures = measure_of(store, run_a), measure_of(store, run_b)
     if measures[0] != measures[1]:
         raise NotComparable(
@@ -236,7 +243,10 @@ def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int =
             return reps[cell["id"]]
         return [x - y for x, y in zip(reps[cell["id"]], reps[base["id"]], strict=True)]
 
-    for key in sorted(ca.keys() & cb.keys()):
+    shared = sorted(ca.keys() & cb.keys())
+    for i, key in enumerate(shared):
+        if progress:
+            progress(i, len(shared), "/".join(key))
         (ra, ba), (rb, bb) = ca[key], cb[key]
         if ra["version"] != rb["version"]:
             versions.add(f"{ra['library']} {ra['version']} (A) vs {rb['version']} (B)")
@@ -249,6 +259,8 @@ def compare(store: Store, run_a: str, run_b: str, n_boot: int = 500, seed: int =
         ratio = b_ns / a_ns if a_ns > 0 else math.nan
         noise = " and ".join(side for side, c in (("A", ra), ("B", rb)) if within_noise(c))
         rows.append(Row(key, ra["library"], a_ns, b_ns, ratio, ci, p, noise=noise, boots=[b for b in boots if b > 0]))
+    if progress and shared:
+        progress(len(shared), len(shared), "")
     for row, adj in zip(rows, stats.holm([r.p for r in rows]), strict=True):
         row.p_adj = adj
         significant = adj < ALPHA

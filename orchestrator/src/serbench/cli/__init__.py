@@ -436,7 +436,9 @@ def _pick_run(db: Store, run_id: str | None):
     row = db.run(run_id) if run_id else db.latest_run()
     if row is None:
         raise UserError(
-            f"no run {run_id!r} in the store" if run_id else "the store has no runs yet; try `serbench run`"
+            f"no run {run_id!r} in {db.path}; `serbench history` lists its runs"
+            if run_id
+            else f"the store {db.path} has no runs yet; try `serbench run`"
         )
     return row
 
@@ -608,7 +610,7 @@ def cmd_compare(args) -> int:
         raise UserError(_no_store(args))
     a, b = _pick_run(db, args.run_a), _pick_run(db, args.run_b)
     try:
-        result = compare(db, a["id"], b["id"])
+        result = compare(db, a["id"], b["id"], progress=ProgressBar())
     except NotComparable as e:
         raise UserError(str(e)) from None
     if not result.rows:
