@@ -207,11 +207,11 @@ def compare(
     if measures[0] == "instructions":
         return compare_instructions(store, run_a, run_b)
     rows_of = {run: store.cells(run) for run in (run_a, run_b)}  # read once: the noise check below uses them too
-    envs = {run: json.loads(store.run(run)["env_json"]) for run in (run_a, run_b)}
-    warmup = {run: _warmup_k(json.loads(store.run(run)["args_json"])) for run in envs}
+    runs = {run: store.run(run) for run in (run_a, run_b)}
+    warmup = {run: _warmup_k(json.loads(r["args_json"])) for run, r in runs.items()}
     # A run finalized with another estimator (stats.ESTIMATOR) has its times computed again from its
     # samples, so that both sides of a ratio and its interval come from the one estimator.
-    again = {run for run, env in envs.items() if env.get("estimator") != stats.ESTIMATOR}
+    again = {run for run, r in runs.items() if json.loads(r["env_json"]).get("estimator") != stats.ESTIMATOR}
     ca, every_a = _cells(rows_of[run_a])
     cb, every_b = _cells(rows_of[run_b])
     rows: list[Row] = []
@@ -230,8 +230,8 @@ def compare(
         run in `again`, computed from its samples."""
         if cell["run_id"] not in again:
             return cell["net_ns"] if cell["net_ns"] is not None else cell["median_ns"]
-        gross = stats.time_of(samples(cell), warmup_k=0)  # samples() has trimmed them
-        return gross - stats.time_of(samples(base), warmup_k=0) if cell["net_ns"] is not None else gross
+        gross = stats.time_of(samples(cell))
+        return gross - stats.time_of(samples(base)) if cell["net_ns"] is not None else gross
 
     def net(cell, base) -> list[float]:
         """Bootstrap replicates of a cell's net time, each cell's (a baseline shared by many rows

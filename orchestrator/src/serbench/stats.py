@@ -352,14 +352,10 @@ def trim(rounds: list[list[float]], warmup_k: float = WARMUP_K) -> tuple[list[li
     return kept, dropped
 
 
-def time_of(rounds: list[list[float]], warmup_k: float = WARMUP_K) -> float:
-    """A cell's time as summarize gives it, without the rest: `compare` computes it again from the
-    samples of a run whose stored times come from another estimator (ESTIMATOR)."""
-    return _time_of_trimmed(trim(rounds, warmup_k)[0])
-
-
-def _time_of_trimmed(rounds: list[list[float]]) -> float:
-    """fast_mean of the process medians from ROUND_UNIT_MIN processes on, else the median of the samples."""
+def time_of(rounds: list[list[float]]) -> float:
+    """A cell's time from its samples per process, warm-up already dropped (trim), as summarize gives
+    it: fast_mean of the process medians from ROUND_UNIT_MIN processes on, else the median of the
+    samples. `compare` computes it again for a run whose stored times come from another estimator."""
     if len(rounds) >= ROUND_UNIT_MIN:
         return fast_mean([median(r) for r in rounds])
     return median([x for r in rounds for x in r])
@@ -378,7 +374,7 @@ def summarize(rounds: list[list[float]], rng: random.Random, n_boot: int = 1000,
     pooled = [x for r in rounds for x in r]
     meds = [median(r) for r in rounds]
     reps: list[float] = []
-    mid = _time_of_trimmed(rounds)
+    mid = time_of(rounds)
     if len(rounds) >= ROUND_UNIT_MIN:
         reps = time_replicates(rounds, rng, n_boot)
         lo, hi = percentile_ci(reps, mid)

@@ -420,12 +420,16 @@ def cmd_corpus(args) -> int:
     return EXIT_OK
 
 
-def _reading_store(args) -> Store | None:
-    """The store a command that only reads opens (report, history, compare), or None when there is no
-    file at --db: such a command never creates one, or a mistyped --db would leave an empty store
-    behind and be answered "no runs yet" as if it were the store meant."""
+def _reading_store(args, missing_ok: bool = False) -> Store | None:
+    """The store a command that only reads opens (report, history, compare). Such a command never
+    creates one, or a mistyped --db would leave an empty store behind and be answered "no runs yet"
+    as if it were the store meant: with no file at --db it is a UserError, or None if `missing_ok`."""
     path = Path(args.db)
-    return Store(path) if path.exists() else None
+    if path.exists():
+        return Store(path)
+    if missing_ok:
+        return None
+    raise UserError(_no_store(args))
 
 
 def _no_store(args) -> str:
@@ -482,8 +486,6 @@ def _write_or_warn(path: Path, text: str, fix: str) -> None:
 
 def cmd_report(args) -> int:
     db = _reading_store(args)
-    if db is None:
-        raise UserError(_no_store(args))
     if args.robustness:
         return _robustness_report(db, args)
     if args.findings:
@@ -568,7 +570,7 @@ def history_rows(db: Store) -> list[dict]:
 
 
 def cmd_history(args) -> int:
-    db = _reading_store(args)
+    db = _reading_store(args, missing_ok=True)
     rows = history_rows(db) if db is not None else []
     if args.format == "json":
         print(json.dumps({"schema": "serbench.history/1", "runs": rows}, indent=1))
@@ -606,8 +608,6 @@ def _print_columns(lines: list[list[str]], indent: str = "") -> None:
 
 def cmd_compare(args) -> int:
     db = _reading_store(args)
-    if db is None:
-        raise UserError(_no_store(args))
     a, b = _pick_run(db, args.run_a), _pick_run(db, args.run_b)
     try:
         result = compare(db, a["id"], b["id"], progress=ProgressBar())

@@ -24,11 +24,16 @@ TEST_TITLES = [
 ]
 
 
+def has_current_estimator(run) -> bool:
+    """The run was finalized with today's estimator (`stats.ESTIMATOR`, recorded from 2026-11-27 evening)."""
+    return json.loads(run["env_json"]).get("estimator") == ESTIMATOR
+
+
 def estimator_of(run) -> tuple[str, str]:
     """(how the run's cell times were computed, the docs/methodology.md section that says why): the
-    estimator the run was finalized with (`stats.ESTIMATOR`, recorded from 2026-11-27 evening); a run
-    finalized before that used the fast half (or, before 2026-11-27, the 20% trimmed mean)."""
-    if json.loads(run["env_json"]).get("estimator") == ESTIMATOR:
+    estimator the run was finalized with (`has_current_estimator`); a run finalized before that used
+    the fast half (or, before 2026-11-27, the 20% trimmed mean)."""
+    if has_current_estimator(run):
         return (
             "the mean of the fastest third of a cell's processes' medians (the fastest of up to 3; beyond, the "
             "process at the boundary counts by its fraction: (3·x₁ + x₂)/4 of 4, the two fastest of 6; one "

@@ -17,7 +17,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import reference
-from .facts import TEST_TITLES, estimator_of, instr_of, latency_ops, ranked, run_header, time_of, within_baseline
+from .facts import (
+    TEST_TITLES,
+    estimator_of,
+    has_current_estimator,
+    instr_of,
+    latency_ops,
+    ranked,
+    run_header,
+    time_of,
+    within_baseline,
+)
 from .units import fmt_bytes, fmt_count, fmt_instr, fmt_ns
 
 WEB_DIR = Path(__file__).resolve().parents[3] / "web"
@@ -584,7 +594,7 @@ def _trend_section(run, cells: list, history: list[tuple], counting: bool, chart
     if mixed:
         # The fast half and the trimmed mean before it sit above the fast third on the same samples (the
         # fast half by 0-1%: docs/methodology.md, "The fast third"); a trend across the change shows it.
-        old = sum(e != "The fast third" for e in estimator.values())
+        old = sum(not has_current_estimator(r) for r, _ in history)
         out.append(
             f"<p>{old} of these runs computed a cell's time with an earlier estimator (its column below; "
             'docs/methodology.md, "The fast half" and "The fast third"), which gives a little more time from '
