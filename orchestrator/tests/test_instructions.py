@@ -273,6 +273,8 @@ def test_compare_says_identical_when_the_counts_are(store):
     assert "Identical: 1 of 1 cells." in text and "no CI" in text.replace("there is no CI", "no CI")
     assert "| 10,000 | 10,000 | 1.0000 | identical |" in text
     assert json.loads(to_json(cmp))["rows"][0]["a_instructions"] == 10_000
+    # counts have no estimator of a cell's time: nothing is said about one, nor computed again
+    assert cmp.settings == [] and "estimator" not in text and "computes them again" not in text
 
 
 def test_compare_gives_the_ratio_when_the_counts_differ(store):

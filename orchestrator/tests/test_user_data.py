@@ -302,6 +302,7 @@ def test_files_left_by_a_killed_corpus_write_are_removed_at_the_next_start(tmp_p
         ("root.json", b"[1, 2]", "the root must be a map"),
         ("nul.json", b'{"a": "x\\u0000"}', "NUL"),
         ("latin1.json", b'{"a": "\xe9"}', "not UTF-8"),
+        ("bom.json", b'\xef\xbb\xbf{"a": 1}', "starts with a UTF-8 byte order mark"),
         ("data.xml", b"<a/>", "unknown extension"),
     ],
 )

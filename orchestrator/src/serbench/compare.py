@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from statistics import median
 
-from . import stats
-from .report.facts import run_noise
+from . import runner, stats
+from .report.facts import has_current_estimator, run_noise
 from .report.units import fmt_instr, fmt_ns
 from .store import Store
 
@@ -111,9 +111,10 @@ def _cells(rows: list) -> tuple[dict, dict]:
 
 
 def _warmup_k(args: dict) -> float:
-    """The steady-state rule a run's times were computed with (stats.trim): a run from before adaptive
-    rounds (no `target_ci`) kept every sample, as `serbench run --resume` finishes it."""
-    return args.get("warmup_k", stats.WARMUP_K) if "target_ci" in args else 0.0
+    """The steady-state rule a run's times were computed with (stats.trim), as `serbench run
+    --resume` finishes it: a run from before adaptive rounds kept every sample."""
+    k = runner.stored_settings(args).get("warmup_k")
+    return stats.WARMUP_K if k is None else k
 
 
 def within_noise(cell) -> bool:
@@ -158,9 +159,9 @@ def _differences(a: dict, b: dict, fields) -> list[str]:
     return [f"{label}: {a.get(k)!s} (A) vs {b.get(k)!s} (B)" for k, label in fields if a.get(k) != b.get(k)]
 
 
-def _context(store: Store, cmp: Comparison) -> None:
-    """What differs between the two runs besides the libraries: machine, settings, corpus, versions."""
-    ra, rb = store.run(cmp.run_a), store.run(cmp.run_b)
+def _context(cmp: Comparison, ra, rb) -> None:
+    """What differs between the two runs (their store rows) besides the libraries: machine, settings,
+    corpus, versions."""
     ea, eb = json.loads(ra["env_json"]), json.loads(rb["env_json"])
     aa, ab = json.loads(ra["args_json"]), json.loads(rb["args_json"])
     ma, mb = json.loads(ra["manifest_json"]), json.loads(rb["manifest_json"])
@@ -171,10 +172,11 @@ def _context(store: Store, cmp: Comparison) -> None:
     est = [e.get("estimator", "not recorded (fast half or trimmed mean)") for e in (ea, eb)]
     cmp.settings = [f"mode: {ra['mode']} (A) vs {rb['mode']} (B)"] if ra["mode"] != rb["mode"] else []
     cmp.settings += _differences(aa, ab, SETTINGS) + _differences(ma, mb, MANIFEST)
-    if est[0] != est[1]:
+    counted = cmp.measure == "instructions"  # a count has no estimator of a cell's time
+    if est[0] != est[1] and not counted:
         cmp.settings.append(f"estimator of a cell's time: {est[0]} (A) vs {est[1]} (B)")
-    old = [side for side, e in zip("AB", est, strict=True) if e != stats.ESTIMATOR]
-    if old:
+    old = [side for side, r in zip("AB", (ra, rb), strict=True) if not has_current_estimator(r)]
+    if old and not counted:
         cmp.settings.append(
             f"run {' and '.join(old)}: stored times not from the {stats.ESTIMATOR}; this comparison computes "
             "them again from the samples"
@@ -211,7 +213,7 @@ def compare(
     warmup = {run: _warmup_k(json.loads(r["args_json"])) for run, r in runs.items()}
     # A run finalized with another estimator (stats.ESTIMATOR) has its times computed again from its
     # samples, so that both sides of a ratio and its interval come from the one estimator.
-    again = {run for run, r in runs.items() if json.loads(r["env_json"]).get("estimator") != stats.ESTIMATOR}
+    again = {run for run, r in runs.items() if not has_current_estimator(r)}
     ca, every_a = _cells(rows_of[run_a])
     cb, every_b = _cells(rows_of[run_b])
     rows: list[Row] = []
@@ -277,10 +279,10 @@ def compare(
             geo[lib] = Geo(stats.geomean([r.ratio for r in mine]), geomean_ci(mine, rng, n_boot), len(mine))
     keys = sorted(every_a.keys() | every_b.keys())
     not_compared = [(k, _why_not(k, every_a, every_b)) for k in keys if not (k in ca and k in cb)]
-    rounds_of = (json.loads(store.run(r)["args_json"]).get("rounds", 0) for r in (run_a, run_b))
+    rounds_of = (json.loads(runs[r]["args_json"]).get("rounds", 0) for r in (run_a, run_b))
     cmp = Comparison(run_a, run_b, rows, geo, not_compared, tuple(rounds_of), same_run=run_a == run_b)
     cmp.versions = sorted(versions)
-    _context(store, cmp)
+    _context(cmp, runs[run_a], runs[run_b])
     for side, run_id in (("A", run_a), ("B", run_b)):
         noise = run_noise(rows_of[run_id])
         if noise and noise.noisy:
@@ -340,7 +342,7 @@ def compare_instructions(store: Store, run_a: str, run_b: str) -> Comparison:
     not_compared = [(k, _why_not(k, every_a, every_b)) for k in keys if not (k in ca and k in cb)]
     cmp = Comparison(run_a, run_b, rows, geo, not_compared, (1, 1), same_run=run_a == run_b, measure="instructions")
     cmp.versions = sorted(versions)
-    _context(store, cmp)
+    _context(cmp, store.run(run_a), store.run(run_b))
     return cmp
 
 

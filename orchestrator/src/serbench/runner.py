@@ -72,6 +72,18 @@ class Mode:
         return min(self.wall_per_cell_s * n_cells, self.max_run_budget_s) or math.inf
 
 
+def stored_settings(saved: dict) -> dict:
+    """A stored run's settings (its `args_json`), with the value each setting had in the runs made
+    before it existed: what `run --resume` continues with and what `compare` reads its times by."""
+    out = dict(saved)
+    out.setdefault("data_bytes", "reencoded")  # before --data-bytes: the re-encoded data only
+    if "target_ci" not in saved:  # before adaptive rounds: its fixed rounds, every sample kept
+        out.update(target_ci=0.0, max_rounds=saved.get("rounds"), warmup_k=0.0)
+    out.setdefault("prestart", False)  # before prestart: every process started when its turn came
+    out.setdefault("latency_forks", 1)  # before pooled latency forks: one latency pass per cell
+    return out
+
+
 # Quick: the whole default matrix (1,955 cells of the Python, native, Rust and Go harnesses) within
 # 15 minutes with its report: 3 processes of 25 ms per cell (the spread between processes, not the
 # sampling inside one, limits precision, and each process costs 20-130 ms of start-up and loading

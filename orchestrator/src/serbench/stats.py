@@ -352,12 +352,13 @@ def trim(rounds: list[list[float]], warmup_k: float = WARMUP_K) -> tuple[list[li
     return kept, dropped
 
 
-def time_of(rounds: list[list[float]]) -> float:
+def time_of(rounds: list[list[float]], medians: list[float] | None = None) -> float:
     """A cell's time from its samples per process, warm-up already dropped (trim), as summarize gives
-    it: fast_mean of the process medians from ROUND_UNIT_MIN processes on, else the median of the
-    samples. `compare` computes it again for a run whose stored times come from another estimator."""
+    it: fast_mean of the process medians (`medians`, when the caller has them) from ROUND_UNIT_MIN
+    processes on, else the median of the samples. `compare` computes it again for a run whose stored
+    times come from another estimator."""
     if len(rounds) >= ROUND_UNIT_MIN:
-        return fast_mean([median(r) for r in rounds])
+        return fast_mean(medians if medians is not None else [median(r) for r in rounds])
     return median([x for r in rounds for x in r])
 
 
@@ -374,7 +375,7 @@ def summarize(rounds: list[list[float]], rng: random.Random, n_boot: int = 1000,
     pooled = [x for r in rounds for x in r]
     meds = [median(r) for r in rounds]
     reps: list[float] = []
-    mid = time_of(rounds)
+    mid = time_of(rounds, meds)
     if len(rounds) >= ROUND_UNIT_MIN:
         reps = time_replicates(rounds, rng, n_boot)
         lo, hi = percentile_ci(reps, mid)

@@ -123,17 +123,8 @@ def _run(args, db: Store) -> int:
             raise UserError(f"run {prev['id']} is finished; `serbench report {prev['id']}` shows it")
         db.claim(prev["id"])  # raises when another live process is executing it
         run_id, saved = prev["id"], json.loads(prev["args_json"])
-        for k, v in saved.items():
+        for k, v in runner.stored_settings(saved).items():
             setattr(args, k, v)
-        if "data_bytes" not in saved:
-            args.data_bytes = "reencoded"  # a run from before --data-bytes measured the re-encoded data only
-        if "target_ci" not in saved:
-            # a run from before adaptive rounds: its fixed rounds, every sample kept, as it started
-            args.target_ci, args.max_rounds, args.warmup_k = 0.0, saved.get("rounds"), 0.0
-        if "prestart" not in saved:
-            args.prestart = False  # a run from before prestart: every process started when its turn came
-        if "latency_forks" not in saved:
-            args.latency_forks = 1  # a run from before pooled latency forks: one latency pass per cell
         say(f"resuming run {run_id}")
     else:
         run_id = None

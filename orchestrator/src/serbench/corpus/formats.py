@@ -87,6 +87,13 @@ def decode_json(data: bytes):
     """Strict JSON (RFC 8259): UTF-8, unique keys, no NaN or Infinity, nesting within MAX_DEPTH."""
     if not data.strip():
         raise FormatError("the file is empty" if not data else "the file holds only white space")
+    if data.startswith(b"\xef\xbb\xbf"):
+        # RFC 8259 §8.1: JSON text must not start with a byte order mark, and a parser MAY ignore one or
+        # refuse it; the file's exact bytes are a row of their own, so a BOM would measure parsers on a
+        # choice the RFC leaves open (Python's own message here names a codec, not the problem)
+        raise FormatError(
+            "the file starts with a UTF-8 byte order mark (BOM), which JSON does not allow; save it without one"
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
