@@ -10,7 +10,11 @@ Conditions: plain; pinned (harness on the last allowed core, this process on the
 (`setarch -R`: the same address-space layout in every process); pinned+no-aslr. `--neighbour
 HARNESS:BENCH:TEST:FORMAT:DATASET` adds "pinned+neighbour": each of its processes runs right after a
 process of that other cell, as a process of a quick run follows a shuffled neighbour, where "pinned"
-follows a process of its own cell. `--concurrent CELL` (same form) adds "pinned+concurrent": a process
+follows a process of its own cell. `--beside CELL` (same form, repeatable) runs a pinned process of
+each such cell after each round and prints how much of the host's slowdown the two cells share: each
+one's spread between processes, the spread of the ratio of the two processes of one round (what a run
+would measure between them at that moment) and the correlation of their logs; a slowdown common to
+every cell would leave the ratio steady. `--concurrent CELL` (same form) adds "pinned+concurrent": a process
 of that other cell starts on the first core as each of its processes starts on the last, as a quick
 run's prestart loads the next processes on the orchestrator's core while one measures. `--alt-binary PATH`
 (repeatable) runs every condition again with another build of the harness's executable (for example the
@@ -24,18 +28,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import resource
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from statistics import median
+from statistics import correlation, median
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "orchestrator" / "src"))
 
-from serbench.harnesses import BuildOptions, UnknownHarness, make  # noqa: E402
+from serbench.harnesses import BuildOptions, HarnessError, UnknownHarness, make  # noqa: E402
 from serbench.stats import robust_cv  # noqa: E402
 
 CONDITIONS = ("plain", "pinned", "no-aslr", "pinned+no-aslr")
@@ -75,12 +80,36 @@ def cell_argv(manifest: dict, harness, bench, test, fmt, dataset, budget_ms, min
     if file is None:
         raise StudyError(f"dataset {dataset!r} has no {fmt} file in corpus/manifest.json")
     data = file["file"]
-    argv = h.command() + ["run", "--bench", bench, "--test", test, "--format", fmt]
+    try:
+        command = h.command()
+    except HarnessError as e:  # not built yet: its message says how to build it
+        raise StudyError(str(e)) from None
+    argv = command + ["run", "--bench", bench, "--test", test, "--format", fmt]
     argv += ["--file", str(ROOT / "corpus" / data), "--expect-hash", ds["hash"]]
     argv += ["--budget-ms", str(budget_ms), "--no-check"]
     if min_samples is not None:
         argv += ["--min-samples", str(min_samples)]
     return h, argv
+
+
+def parse_cell(spec: str) -> tuple[str, str, str, str, str]:
+    """HARNESS:BENCH:TEST:FORMAT:DATASET, as --neighbour, --concurrent and --beside take a cell."""
+    parts = spec.split(":")
+    if len(parts) != 5 or not all(parts):
+        raise StudyError(f"{spec!r} is not a cell; give HARNESS:BENCH:TEST:FORMAT:DATASET")
+    return parts[0], parts[1], parts[2], parts[3], parts[4]
+
+
+def shared_slowdown(mine: list[float], theirs: list[float]) -> tuple[float, float]:
+    """(the robust CV of mine[i] / theirs[i], the correlation of their logs): process medians of two
+    cells taken one after the other in each round. A slowdown of the host common to both cancels in the
+    ratio and correlates their logs; one that differs by cell (or by moment) does neither."""
+    ratio = robust_cv([m / t for m, t in zip(mine, theirs, strict=True)])
+    logs = [math.log(x) for x in mine], [math.log(x) for x in theirs]
+    try:
+        return ratio, correlation(*logs)
+    except ValueError:  # fewer than two rounds, or one cell's processes all equal
+        return ratio, math.nan
 
 
 def main() -> int:
@@ -118,16 +147,26 @@ def study() -> int:
         metavar="HARNESS:BENCH:TEST:FORMAT:DATASET",
         help='add the condition "pinned+concurrent": a process of this cell runs on the other core meanwhile',
     )
+    p.add_argument(
+        "--beside",
+        metavar="HARNESS:BENCH:TEST:FORMAT:DATASET",
+        action="append",
+        default=[],
+        help="after each round, a pinned process of this cell too (repeatable): how much of the slowdown is shared",
+    )
     a = p.parse_args()
+    others = {spec: parse_cell(spec) for spec in [a.neighbour, a.concurrent, *a.beside] if spec}
     try:
         manifest = json.loads((ROOT / "corpus" / "manifest.json").read_text())
     except FileNotFoundError:
         raise StudyError("corpus/manifest.json is missing: write the corpus with ./serbench corpus") from None
     h, argv = cell_argv(manifest, a.harness, a.bench, a.test, a.format, a.dataset, a.budget_ms, a.min_samples)
     # (its harness, its argv), run before each process of the condition "pinned+neighbour"
-    neighbour = cell_argv(manifest, *a.neighbour.split(":"), a.budget_ms, a.min_samples) if a.neighbour else None
+    argv_of = {spec: cell_argv(manifest, *cell, a.budget_ms, a.min_samples) for spec, cell in others.items()}
+    neighbour = argv_of.get(a.neighbour)
     cores = sorted(os.sched_getaffinity(0))
-    concurrent = cell_argv(manifest, *a.concurrent.split(":"), a.budget_ms, a.min_samples) if a.concurrent else None
+    concurrent = argv_of.get(a.concurrent)
+    beside = {spec: argv_of[spec] for spec in a.beside}
     conds = a.conditions.split(",") + (["pinned+neighbour"] if neighbour else [])
     conds += ["pinned+concurrent"] if concurrent else []
     argvs = {c: argv for c in conds}
@@ -147,6 +186,7 @@ def study() -> int:
     conds = list(argvs)
     per: dict[str, list[list[float]]] = {c: [] for c in conds}
     faults: dict[str, list[int]] = {c: [] for c in conds}
+    besides: dict[str, list[float]] = {spec: [] for spec in beside}
     for i in range(a.processes):
         for c in conds:
             if "pinned" in c:
@@ -162,6 +202,10 @@ def study() -> int:
             if other is not None:
                 other.wait()
             os.sched_setaffinity(0, set(cores))
+        os.sched_setaffinity(0, {cores[0]})
+        for spec, (bh, bargv) in beside.items():
+            besides[spec].append(median(one_process(bargv, bh.env(), "pinned", cores)[0]))
+        os.sched_setaffinity(0, set(cores))
         print(f"\r{i + 1}/{a.processes}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     print("condition              within-rCV  between-rCV  max/min  median_ns  minflt (min-max)")
@@ -173,6 +217,13 @@ def study() -> int:
             f"{c:22} {within:10.2%} {robust_cv(meds):12.2%} {max(meds) / min(meds):8.3f} {median(meds):10.0f}"
             f"  {median(f):.0f} ({min(f)}-{max(f)})"
         )
+    if besides:
+        # paired with the cell's processes of the same round, under its first condition
+        mine = [median(s) for s in per[conds[0]]]
+        print(f"\nbeside (each round, after the cell's {conds[0]!r} process)   between-rCV  ratio-rCV  corr(log)")
+        for spec, theirs in besides.items():
+            ratio, corr = shared_slowdown(mine, theirs)
+            print(f"{spec:48} {robust_cv(theirs):11.2%} {ratio:10.2%} {corr:10.2f}")
     return 0
 
 

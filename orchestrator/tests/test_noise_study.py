@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -64,3 +65,55 @@ def test_a_harness_that_fails_is_named_with_its_exit_status(tmp_path, monkeypatc
     monkeypatch.setattr(noise_study, "make", lambda *a: [Failing()])
     err = _answer(monkeypatch, capsys, _corpus(tmp_path), [*CELL, "--processes", "1", "--conditions", "plain"])
     assert err.startswith("noise_study: the harness exited with 1 (its stderr is above): false run --bench msgpack-c")
+
+
+def test_a_cell_given_in_another_form_is_named_with_the_form(tmp_path, monkeypatch, capsys):
+    err = _answer(monkeypatch, capsys, _corpus(tmp_path), [*CELL, "--beside", "native:hash-object:tree"])
+    assert err == "noise_study: 'native:hash-object:tree' is not a cell; give HARNESS:BENCH:TEST:FORMAT:DATASET"
+
+
+def test_a_slowdown_common_to_both_cells_cancels_in_their_ratio_and_one_of_a_single_cell_does_not():
+    host = [1.0, 1.5, 1.1, 2.0, 1.2, 1.8, 1.0, 1.6]  # the host's slowdown in each round
+    mine = [500.0 * f for f in host]
+    ratio, corr = noise_study.shared_slowdown(mine, [30.0 * f for f in host])
+    assert ratio == pytest.approx(0.0, abs=1e-12) and corr == pytest.approx(1.0)
+    steady = [30.0, 30.3, 29.8, 30.1, 30.2, 29.9, 30.0, 30.4]  # a cell the slowdown does not reach
+    ratio, corr = noise_study.shared_slowdown(mine, steady)
+    assert ratio == pytest.approx(noise_study.robust_cv([m / s for m, s in zip(mine, steady, strict=True)]))
+    assert ratio > 0.2 and abs(corr) < 0.5
+    assert math.isnan(noise_study.shared_slowdown([1.0], [2.0])[1])  # one round: no correlation
+
+
+def test_cells_beside_are_run_each_round_and_their_shared_slowdown_printed(tmp_path, monkeypatch, capsys):
+    # every process of the round is slowed alike, so the ratio of the two cells is steady
+    rounds = iter([1.0, 1.0, 1.4, 1.4, 1.1, 1.1])
+    calls = []
+
+    class Fake:
+        def __init__(self, name):
+            self.name = name
+
+        def command(self):
+            return [self.name]
+
+        def env(self):
+            return None
+
+    def one_process(argv, env, cond, cores):
+        calls.append((argv[0], argv[argv.index("--bench") + 1], cond))
+        return [next(rounds) * (100.0 if "msgpack-c" in argv else 10.0)] * 5, 0
+
+    monkeypatch.setattr(noise_study, "make", lambda names, *a: [Fake(names[0])])
+    monkeypatch.setattr(noise_study, "one_process", one_process)
+    monkeypatch.setattr(noise_study, "ROOT", _corpus(tmp_path))
+    argv = [*CELL, "--processes", "3", "--conditions", "pinned", "--beside", "native:hash-object:tree:msgpack:size-4"]
+    monkeypatch.setattr(sys, "argv", ["noise_study", *argv])
+    assert noise_study.main() == 0
+    assert calls == [("native", "msgpack-c", "pinned"), ("native", "hash-object", "pinned")] * 3
+    line = capsys.readouterr().out.splitlines()[-1].split()
+    assert line[0] == "native:hash-object:tree:msgpack:size-4" and line[2] == "0.00%" and line[3] == "1.00"
+
+
+def test_a_harness_not_built_yet_is_one_line_that_says_how_to_build_it(tmp_path, monkeypatch, capsys):
+    err = _answer(monkeypatch, capsys, _corpus(tmp_path), CELL)  # no build folder under this root
+    assert err.startswith("noise_study: native harness is not built (") and "run `serbench run --lang native`" in err
