@@ -182,6 +182,10 @@ def test_json_and_csv_exports_carry_every_cell(tmp_path):
     assert doc["run"]["env"]["cpu_model"] == "Test CPU" and len(doc["cells"]) == len(cells) == 8
     rows = list(csv.DictReader(io.StringIO(export.to_csv(run, cells))))
     assert len(rows) == 8 and {"bench", "net_ns", "status", "reason"} <= rows[0].keys()
+    # every column a user gets is explained in docs/report.md's "Exports" (median_ns is not a median)
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "report.md").read_text()
+    section = docs[docs.index("## Exports") : docs.index("## Tests")]
+    assert [c for c in rows[0] if f"`{c}`" not in section] == []
 
 
 def test_compare_says_not_significant_when_three_rounds_cannot_be(tmp_path):

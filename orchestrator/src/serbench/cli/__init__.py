@@ -1034,7 +1034,12 @@ def parser() -> argparse.ArgumentParser:
 
     s = command("report", help="a stored run as Markdown, JSON, CSV or a self-contained HTML page with charts")
     s.add_argument("run", nargs="?", help="run id (default: the latest)")
-    s.add_argument("--format", choices=("md", "json", "csv", "html"), default="md", help="default: md (Markdown)")
+    s.add_argument(
+        "--format",
+        choices=("md", "json", "csv", "html"),
+        default="md",
+        help="default: md (Markdown); json and csv give every column of every cell (docs/report.md, Exports)",
+    )
     s.add_argument(
         "--output", help="file to write (default: stdout; html: results/<run-id>/report.html, beside report.md)"
     )
