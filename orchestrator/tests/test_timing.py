@@ -8,6 +8,7 @@ import json
 import math
 import os
 import random
+import re
 import signal
 import textwrap
 from itertools import combinations, pairwise
@@ -514,3 +515,22 @@ def test_rounds_and_budget_options_refine_the_modes_knobs():
     # the mode's promise holds however many cells the harnesses add: quick 12 min, full 1 h 50 min
     assert q.run_budget_s(5000) == 12 * 60 and mode("--mode", "full").run_budget_s(5000) == 110 * 60
     assert parser().parse_args(["run", "--no-pin"]).pin is False and parser().parse_args(["run"]).pin is True
+
+
+def test_the_progress_names_each_pass_and_in_extra_passes_the_time_budget_left(tmp_path):
+    # the extra passes' totals are each pass's own (how many follow depends on what they measure), so
+    # the label says which pass a process is in and how much of the budget is left
+    cells, store = _setup(tmp_path, ["steady", "noisy"])
+    seen = []
+    mode = runner.Mode(**{**ADAPTIVE.__dict__, "max_rounds": 4, "time_budget_s": 600})
+    runner.run_cells(store, "r", cells, mode, seed=1, progress=lambda d, t, label: seen.append((d, t, label)))
+    phases = [label.split(": ")[0] for _, _, label in seen[:-1]]
+    assert phases[:6] == ["round 1 of 3"] * 2 + ["round 2 of 3"] * 2 + ["round 3 of 3"] * 2
+    # the minimum rounds share one total (a process is counted once stored, after the next has begun)
+    done = [d for d, _, _ in seen]
+    assert {t for _, t, _ in seen[:6]} == {6} and done == sorted(done)
+    # the noisy cell's one extra pass (the cap of 4), its total that pass's
+    assert re.fullmatch(r"extra pass 1, 1 cell, \d+\.\d min of the time budget left", phases[6])  # of 10 min
+    assert seen[6][:2] == (6, 7) and len(phases) == 7 and seen[-1] == (7, 7, "")
+    assert runner._left(math.inf) == "no time budget" and runner._left(-5) == "0 s of the time budget left"
+    assert runner._left(89.4) == "89 s of the time budget left"

@@ -818,13 +818,17 @@ def run_cells(
                 meds[c.id][rnd] = stats.median(xs[stats.steady_state(xs, mode.warmup_k) :])
         finished += 1
 
-    def run_pass(items: list[tuple[Cell, Callable[[], int]]], stop: Callable[[], bool] = lambda: False) -> None:
-        """The processes of one pass, in order. With prestart, the next `prestart_depth` processes
-        of the pass are started (held, on the orchestrator's core) while the current one measures,
-        so their start-up, loading and check overlap its measurement (docs/methodology.md,
-        "Prestart"); and a finished process is stored after the next one is let go, so the harness
-        core does not wait for the store either. A cell comes once in a pass, so nothing a held
-        process is told depends on the processes before it."""
+    def run_pass(
+        items: list[tuple[Cell, Callable[[], int]]], phase: Callable[[], str], stop: Callable[[], bool] = lambda: False
+    ) -> None:
+        """The processes of one pass, in order, each announced with its pass (`phase`: in an extra
+        pass the progress's total is the pass's, since how many follow depends on what they measure,
+        so the pass and the time budget left say where the run is). With prestart, the next
+        `prestart_depth` processes of the pass are started (held, on the orchestrator's core) while
+        the current one measures, so their start-up, loading and check overlap its measurement
+        (docs/methodology.md, "Prestart"); and a finished process is stored after the next one is
+        let go, so the harness core does not wait for the store either. A cell comes once in a
+        pass, so nothing a held process is told depends on the processes before it."""
         cur: Started | None = None
         held: collections.deque[Started] = collections.deque()
         ended: tuple[Started, Outcome] | None = None  # finished, not stored yet
@@ -832,7 +836,7 @@ def run_cells(
             for i, (c, rnd_of) in enumerate(items):
                 if stop():
                     break
-                progress(finished, total, c.label)
+                progress(finished, total, f"{phase()}: {c.label}")
                 with _stop_signals_held():
                     cur = held.popleft() if held else begin(c, rnd_of(), False)
                 cur.go(pin.harness_cpu)
@@ -857,7 +861,8 @@ def run_cells(
         for rnd in list(range(mode.rounds)) + mode.latency_rounds():
             order = [c for c in cells if (rnd >= 0 or rnd in extra[c.id]) and rnd not in done[c.id] and not bad(c.id)]
             random.Random(seed * 1000 + rnd).shuffle(order)
-            run_pass([(c, lambda r=rnd: r) for c in order])
+            what = f"round {rnd + 1} of {mode.rounds}" if rnd >= 0 else "latency"
+            run_pass([(c, lambda r=rnd: r) for c in order], lambda what=what: what)
             total = finished + mandatory_left()  # cells that dropped out no longer count
         # 3: extra passes while cells are not tight and the budget lasts.
         # Pass k offers each cell still short of the target its next round; a cell skipped by an
@@ -878,8 +883,22 @@ def run_cells(
             order = [by_id[cid] for cid in chosen]
             random.Random(seed * 1000 + rnd).shuffle(order)
             total = finished + len(order)
-            run_pass([(c, lambda c=c: len(meds[c.id])) for c in order], stop=lambda: spent() >= budget)
+            head = f"extra pass {rnd - mode.rounds + 1}, {len(order)} cell{'s' * (len(order) != 1)}"
+            run_pass(
+                [(c, lambda c=c: len(meds[c.id])) for c in order],
+                lambda head=head: f"{head}, {_left(budget - spent())}",
+                stop=lambda: spent() >= budget,
+            )
     progress(finished, finished, "")
+
+
+def _left(seconds: float) -> str:
+    """The time budget left, as an extra pass's progress names it."""
+    if not math.isfinite(seconds):
+        return "no time budget"
+    seconds = max(0.0, seconds)
+    left = f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
+    return f"{left} of the time budget left"
 
 
 @contextmanager
