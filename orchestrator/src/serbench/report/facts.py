@@ -139,7 +139,12 @@ def precision_line(run, cells) -> str:
         if noise.rel_ci is not None:
             parts.append(f"median 95% CI half-width {noise.rel_ci:.2%} of the time")
             rounds = [c["n_rounds"] for c in measured if _has(c, "n_rounds")]
-            parts.append(f"{min(rounds)} to {max(rounds)} processes per cell (median {median(rounds):g})")
+            lo, hi = min(rounds), max(rounds)
+            parts.append(
+                f"{lo} process{'es' * (lo != 1)} per cell"
+                if lo == hi
+                else f"{lo} to {hi} processes per cell (median {median(rounds):g})"
+            )
         noisy = sum(1 for c in measured if c["noisy"] and c["noisy"] & 1)
         what = f"95% CI half-width above {NOISY_REL_CI:.0%}" if noise.rel_ci is not None else "robust CV above 5%"
         parts.append(f"{noisy} of {len(measured)} cells noisy ({what})")
