@@ -430,6 +430,119 @@ def test_a_small_real_run_against_the_python_harness(tmp_path, capsys):
     assert args["limits"]["stack_bytes"] == 8 * MIB
 
 
+# --- your own cases (--cases DIR) -------------------------------------------------------------------------
+
+
+def _own_folder(root: Path) -> Path:
+    """A folder named as JSONTestSuite names its files, with the cases a user's folder has."""
+    folder = root / "My Cases"
+    files = {
+        "y_array.json": b"[1,2]",
+        "y_number_huge_exp.json": b"[1e400]",
+        "y_object_duplicated_key.json": b'{"a":1,"a":2}',
+        "n_array_extra_comma.json": b"[1,]",
+        "i_number_neg_int_huge.json": b"[-123123123123123123123123123123]",
+        "plain.json": b'{"a": true}',
+        "y_map.msgpack": b"\x81\xa1a\x01",
+        "deeper/n_trunc.JSON": b'{"x":',
+        "n_a b.json": b"[",
+        "n_a-b.json": b"]",
+        "README.txt": b"not a case",
+    }
+    for name, data in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    return folder
+
+
+def test_own_cases_take_their_expectation_from_the_name_prefix(tmp_path):
+    cases, skipped = C.user_cases(_own_folder(tmp_path))
+    by = {(c.format, c.name): c for c in cases}
+    assert skipped == ["README.txt"]
+    assert {c.cls for c in cases} == {"user/my-cases"}
+    assert by["json", "y-array"].expect == C.ACCEPT
+    assert by["json", "y-array"].hashes == (C.hash_of([1, 2]),)
+    assert by["msgpack", "y-map"].hashes == (C.hash_of({"a": 1}),)
+    assert by["json", "n-array-extra-comma"].expect == C.REJECT
+    assert by["json", "n-trunc"].expect == C.REJECT  # found in a subfolder, extension in capitals
+    assert by["json", "i-number-neg-int-huge"].expect == C.IMPL
+    assert by["json", "plain"].expect == C.IMPL and "no y_, n_ or i_ prefix" in by["json", "plain"].description
+    # valid, but outside what the reference decoder reads or inside RFC 8259's range limits: either answer
+    dup = by["json", "y-object-duplicated-key"]
+    assert dup.expect == C.IMPL and not dup.hashes and "cannot read it" in dup.description
+    big = by["json", "y-number-huge-exp"]
+    assert big.expect == C.IMPL and not big.hashes and "RFC 8259" in big.description
+    # two names that clean to one are both kept
+    assert {("json", "n-a-b"), ("json", "n-a-b-2")} <= set(by)
+    assert len(cases) == 10
+
+
+def test_own_cases_are_copied_beside_the_built_in_ones_with_their_source(tmp_path):
+    folder = _own_folder(tmp_path)
+    cases, _ = C.user_cases(folder)
+    corpus = tmp_path / "corpus"
+    (corpus / C.USER_FOLDER / "json").mkdir(parents=True)
+    (corpus / C.USER_FOLDER / "json" / "stale.json").write_bytes(b"[]")
+    manifest = C.write_user_cases(corpus, folder, cases)
+    assert C.folder_of(manifest) == C.USER_FOLDER and manifest["source"] == str(folder.resolve())
+    assert not (corpus / C.USER_FOLDER / "json" / "stale.json").exists()  # an earlier folder's cases go
+    for e in manifest["cases"]:
+        data = (corpus / C.USER_FOLDER / e["file"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == e["sha256"]
+    assert not (corpus / "robustness").exists()
+    assert C.folder_of({"cases": []}) == "robustness"  # a run stored before --cases existed
+
+
+@pytest.mark.parametrize(
+    "make, says",
+    [
+        (lambda d: d / "absent", "no such folder"),
+        (lambda d: (d / "f.json").write_bytes(b"[]") and d / "f.json", "not a folder"),
+        (lambda d: (d / "e").mkdir() or (d / "e" / "notes.txt").write_text("x") and d / "e", "no case file in it"),
+    ],
+)
+def test_a_cases_folder_that_cannot_be_used_is_one_line_before_any_build(tmp_path, capsys, make, says):
+    folder = make(tmp_path)
+    code = main(["robustness", "--cases", str(folder), "--db", str(tmp_path / "s.db"), "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and err[0].startswith(f"serbench: {folder}: {says}")
+    assert not (tmp_path / "s.db").exists()
+
+
+def test_own_cases_run_against_the_python_harness_and_are_reported_from_their_folder(tmp_path, capsys):
+    from serbench.harnesses import BuildOptions, make
+
+    h = make(["python"], ROOT, BuildOptions())[0]
+    if not h.is_built():
+        pytest.skip("the python harness is not built")
+    folder, corpus = _own_folder(tmp_path), tmp_path / "corpus"
+    code = main(
+        [
+            "robustness", "--lang", "python", "--lib", "json", "--format", "json", "--cases", str(folder),
+            "--db", str(tmp_path / "s.db"), "--out", str(tmp_path / "out"), "--corpus", str(corpus),
+        ]
+    )  # fmt: skip
+    assert code == 0
+    err = capsys.readouterr().err
+    assert f"from {folder}: 2 accept, 4 implementation-defined, 4 reject; 1 file of other extensions" in err
+    store = Store(tmp_path / "s.db")
+    run = store.robustness_run()
+    got = {r["case_name"]: (r["outcome"], r["verdict"]) for r in store.robustness_results(run["id"])}
+    assert set(got) == {
+        "y-array", "y-number-huge-exp", "y-object-duplicated-key", "n-array-extra-comma",
+        "i-number-neg-int-huge", "plain", "n-trunc", "n-a-b", "n-a-b-2",
+    }  # fmt: skip
+    assert got["y-array"] == ("accepted", R.PASS)  # a root that is not a map is read like any other
+    assert got["n-array-extra-comma"] == ("rejected", R.PASS)
+    assert got["n-trunc"] == ("rejected", R.PASS)
+    assert got["plain"][1] == R.IMPL_ACCEPTED
+    assert not (corpus / "robustness").exists()  # the built-in cases are neither written nor run
+    md = (tmp_path / "out" / run["id"] / "robustness.md").read_text()
+    assert f"- Cases: 10 in corpus/{C.USER_FOLDER} (from {folder.resolve()})" in md
+    assert "| user/my-cases |" in md
+    assert json.loads(run["args_json"])["cases"] == str(folder)
+
+
 # --- UBJSON spec cases (Draft 12) ------------------------------------------------------------------------
 
 #: reject cases py-ubjson (the reference UBJSON decoder) accepts: it reads H with Python's Decimal, which

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -706,6 +707,12 @@ def cmd_robustness(args) -> int:
 
     limits = Limits(timeout_s=args.timeout_s, memory_bytes=args.memory_mib * MIB, stack_bytes=args.stack_mib * MIB)
     corpus_dir, _ = _writable_folder(args.corpus, "--corpus"), _writable_folder(args.out, "--out")
+    own = None  # your own cases (--cases DIR), read before anything is built: a bad folder fails at once
+    if args.cases:
+        try:
+            own = rcases.user_cases(Path(args.cases))
+        except rcases.CaseFolderError as e:
+            raise UserError(str(e)) from None
     hs = []
     for h in make(args.lang or None, ROOT, BuildOptions(verbose=args.verbose)):
         missing = h.missing_toolchain()
@@ -719,8 +726,25 @@ def cmd_robustness(args) -> int:
     if not hs:
         raise UserError("no harness is built yet; `serbench build` builds them (minutes the first time)")
     t0 = time.monotonic()
-    manifest = rcases.write_cases(corpus_dir, args.seed)
-    say(f"{len(manifest['cases'])} robustness cases in {corpus_dir / 'robustness'} ({time.monotonic() - t0:.1f} s)")
+    if own is None:
+        manifest = rcases.write_cases(corpus_dir, args.seed)
+    else:
+        manifest = rcases.write_user_cases(corpus_dir, Path(args.cases), own[0])
+    case_root = corpus_dir / rcases.folder_of(manifest)
+    say(f"{len(manifest['cases'])} robustness cases in {case_root} ({time.monotonic() - t0:.1f} s)")
+    if own is not None:
+        kinds = Counter(c.expect for c in own[0])
+        skipped = own[1]
+        say(
+            f"  from {args.cases}: "
+            + ", ".join(f"{n} {e}" for e, n in sorted(kinds.items()))
+            + (
+                f"; {len(skipped)} file{'s' if len(skipped) != 1 else ''} of other extensions skipped "
+                f"(e.g. {skipped[0]})"
+                if skipped
+                else ""
+            )
+        )
     pats = args.case
     cases = [
         c
@@ -729,7 +753,7 @@ def cmd_robustness(args) -> int:
         or any(fnmatch.fnmatch(x, p) for p in pats for x in (c["name"], f"{c['format']}/{c['name']}", c["class"]))
     ]
     if not cases:
-        raise UserError(f"--case {' '.join(pats)} selects no case; see {corpus_dir / 'robustness' / 'manifest.json'}")
+        raise UserError(f"--case {' '.join(pats)} selects no case; see {case_root / 'manifest.json'}")
     listings = {}
     for h in list(hs):
         try:
@@ -748,7 +772,9 @@ def cmd_robustness(args) -> int:
     if not rows:
         raise UserError("the filters select no decoder row (tree or incremental); `serbench list` shows the rows")
     run_id = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-rb") + secrets.token_hex(2)
-    saved = {k: getattr(args, k) for k in ("lang", "lib", "format", "test", "case", "seed", "corpus", "out", "jobs")}
+    saved = {
+        k: getattr(args, k) for k in ("lang", "lib", "format", "test", "case", "cases", "seed", "corpus", "out", "jobs")
+    }
     saved |= {"limits": limits.as_dict(), "limits_text": limits.describe()} | _command_line(args)
     db = Store(Path(args.db))
     n = sum(1 for r in rows for c in cases if c["format"] == r.format)
@@ -766,7 +792,7 @@ def cmd_robustness(args) -> int:
     status, code = "done", EXIT_OK
     try:
         rrun.run_rows(
-            rows, cases, corpus_dir / "robustness", limits, lambda r: db.record_robustness(run_id, r), bar, row_done,
+            rows, cases, case_root, limits, lambda r: db.record_robustness(run_id, r), bar, row_done,
             jobs=args.jobs,
         )  # fmt: skip
     except KeyboardInterrupt as e:
@@ -998,6 +1024,12 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--test", action="append", default=[], choices=("tree", "incremental"), help="decode test")
     s.add_argument(
         "--case", action="append", default=[], metavar="GLOB", help="cases by name, format/name or class (repeatable)"
+    )
+    s.add_argument(
+        "--cases",
+        metavar="DIR",
+        help="your own case files instead of the built-in cases (.json .msgpack .cbor .bson .ubjson); a name's "
+        "prefix says what a decoder must do, as JSONTestSuite's: y_ accept, n_ reject, i_ either",
     )
     s.add_argument("--timeout-s", type=_non_negative, default=10.0, help="wall-clock limit per process (default 10)")
     s.add_argument("--memory-mib", type=_int_at_least(64), default=2048, help="RLIMIT_AS per process (default 2048)")

@@ -1121,6 +1121,7 @@ def render_robustness(run, results: list[dict]) -> str:
     """The robustness run as a page (docs/robustness.md): one sortable row per decoder with its outcome
     counts and verdict line, then every crash, hang and memory blow-up with its case file. No charts."""
     from ..robustness.run import FAIL, OUTCOMES, summary_line
+    from .robustness import case_folder
 
     rows: dict[tuple, list[dict]] = {}
     for r in results:
@@ -1142,6 +1143,7 @@ def render_robustness(run, results: list[dict]) -> str:
         '<section id="failures"><h2>Crashes, hangs and memory blow-ups</h2>',
     ]
     fails = [r for r in results if r["verdict"] == FAIL]
+    folder = case_folder(run)
     body.append(
         _table(
             ["Row", "Library (version)", "Case file", "Class", "Outcome", "Reason"],
@@ -1151,7 +1153,7 @@ def render_robustness(run, results: list[dict]) -> str:
                     [
                         (f"{r['harness']}/{r['bench']} {r['test']}", r["bench"]),
                         (f"{r['library']} ({r['version']})", r["library"]),
-                        (f"corpus/robustness/{r['file']}", r["file"]),
+                        (f"{folder}/{r['file']}", r["file"]),
                         (r["class"], r["class"]),
                         (r["outcome"], r["outcome"]),
                         ((r["reason"] or "")[:300], r["reason"] or ""),

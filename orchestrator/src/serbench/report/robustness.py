@@ -8,6 +8,7 @@ import json
 from collections import Counter, defaultdict
 from datetime import datetime, timezone
 
+from ..robustness.cases import folder_of
 from ..robustness.run import ACCEPTED_MALFORMED, FAIL, REJECTED_VALID, WRONG, summary_line, totals
 
 ABBREV = {
@@ -43,9 +44,20 @@ def _esc(s: str | None) -> str:
     return (s or "").replace("|", "\\|").replace("\n", " ")[:300]
 
 
-def render(run: dict, results: list[dict], case_dir: str = "corpus/robustness") -> str:
+def case_folder(run: dict) -> str:
+    """Where the run's case files are, from its stored manifest: the built-in cases or your own."""
+    return f"corpus/{folder_of(json.loads(run['cases_json']))}"
+
+
+def _cases_line(cases: dict, case_dir: str) -> str:
+    where = f"from {cases['source']}" if cases.get("source") else f"seed {cases.get('seed')}"
+    return f"{len(cases.get('cases', []))} in {case_dir} ({where})"
+
+
+def render(run: dict, results: list[dict], case_dir: str | None = None) -> str:
     args, env = json.loads(run["args_json"]), json.loads(run["env_json"])
     cases = json.loads(run["cases_json"])
+    case_dir = case_dir or case_folder(run)
     started = datetime.fromtimestamp(run["started_at"], timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     wall = (run["finished_at"] - run["started_at"]) if run["finished_at"] else None
     rows: dict[tuple, list[dict]] = defaultdict(list)
@@ -58,8 +70,7 @@ def render(run: dict, results: list[dict], case_dir: str = "corpus/robustness") 
         f"- Machine: {env.get('cpu_model', '?')}, {env.get('cores', '?')} cores; commit {env.get('git_commit', '?')}"
         + (" (dirty tree)" if env.get("git_dirty") else ""),
         f"- Limits per process: {args.get('limits_text', '?')}",
-        f"- Cases: {len(cases.get('cases', []))} in {case_dir} (seed {cases.get('seed')}); "
-        f"{len(rows)} decoder rows, {len(results)} processes",
+        f"- Cases: {_cases_line(cases, case_dir)}; {len(rows)} decoder rows, {len(results)} processes",
         "",
         "Outcomes: acc = accepted with an allowed hash, HASH = accepted with another hash, rej = rejected "
         "cleanly (exit 3), CRASH = signal or exit outside the protocol, HANG = killed at the time limit, "
@@ -137,10 +148,11 @@ def anchor(harness: str, library: str) -> str:
     return "-".join(part for part in slug.split("-") if part)
 
 
-def findings(run: dict, results: list[dict], case_dir: str = "corpus/robustness") -> str:
+def findings(run: dict, results: list[dict], case_dir: str | None = None) -> str:
     """Every crash, hang and memory blow-up of a robustness run, one section per library (each with an
     anchor, `anchor()`), and the one-line verdict of each of its rows: the page docs/libraries.md links
     to. Libraries with no failure are listed too, so a missing library is never read as a clean one."""
+    case_dir = case_dir or case_folder(run)
     args = json.loads(run["args_json"])
     by_lib: dict[tuple, list[dict]] = defaultdict(list)
     for r in results:

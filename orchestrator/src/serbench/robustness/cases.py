@@ -19,6 +19,7 @@ deep for them (10,000 and 1,000,000 levels) are hashed iteratively here.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -1123,3 +1124,127 @@ def write_cases(corpus_dir: Path, seed: int = DEFAULT_SEED) -> dict:
 
 def load_manifest(corpus_dir: Path) -> dict:
     return json.loads((corpus_dir / "robustness" / "manifest.json").read_text())
+
+
+# --- your own cases (`serbench robustness --cases DIR`) -------------------------------------------------
+
+#: where your own cases are copied, beside the built-in ones (which a run with them leaves as they are)
+USER_FOLDER = "robustness-user"
+#: a file name's prefix that says what a correct decoder must do, as JSONTestSuite names its files
+#: (github.com/nst/JSONTestSuite, test_parsing/: y_ must be accepted, n_ rejected, i_ either)
+PREFIXES = {"y_": ACCEPT, "n_": REJECT, "i_": IMPL}
+
+
+class CaseFolderError(ValueError):
+    """A --cases folder that cannot be used: one line naming it and what to do."""
+
+
+def _ext_formats() -> dict[str, str]:
+    return {F.FORMATS[f].ext: f for f in FORMATS} | {"mp": "msgpack", "ubj": "ubjson"}
+
+
+def _case_name(stem: str) -> str:
+    """[a-z0-9-]+ from a file name: JSONTestSuite's `n_string_1_surrogate_then_escape_u1x` becomes
+    `n-string-1-surrogate-then-escape-u1x`."""
+    name = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in stem.lower())
+    return "-".join(part for part in name.split("-") if part) or "case"
+
+
+def user_case(path: Path, fmt: str, cls: str) -> Case:
+    """One file as a case: its expectation from its name's prefix (PREFIXES; any other name:
+    implementation-defined, so only crashes, hangs and blow-ups count against a library). A file that
+    must be accepted is held to the hash of what the strict reference decoder reads; when that decoder
+    refuses it (a value outside serbench's data model, such as a duplicate key or a number beyond a
+    double), accepting any value or rejecting is right, and the description says why."""
+    data = path.read_bytes()
+    expect = next((e for p, e in PREFIXES.items() if path.name.startswith(p)), IMPL)
+    desc, hashes = f"{path.name} (your file)", ()
+    if expect == ACCEPT:
+        try:
+            value = F.DECODERS[fmt](data)
+            hashes = (hash_of(value),)
+        except (F.FormatError, TypeError, ValueError, RecursionError) as e:
+            expect = IMPL
+            desc += f"; valid, but serbench's reference decoder cannot read it ({str(e)[:200]})"
+        else:
+            if fmt == "json" and not _finite(value):
+                # 1e400 is valid JSON text, but RFC 8259 §6 lets a parser limit the range of numbers
+                # (the built-in case json/number-overflow is implementation-defined for that reason)
+                expect, hashes = IMPL, ()
+                desc += "; a number beyond binary64, which RFC 8259 §6 lets a parser refuse"
+    elif expect == IMPL and not any(path.name.startswith(p) for p in PREFIXES):
+        desc += "; no y_, n_ or i_ prefix: any clean answer is right"
+    return Case(_case_name(path.stem), fmt, cls, desc, expect, data, hashes)
+
+
+def _finite(value) -> bool:
+    """No infinite or NaN float anywhere in a decoded value (iterative: a case may nest deeply)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, float) and not math.isfinite(v):
+            return False
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return True
+
+
+def user_cases(folder: Path) -> tuple[list[Case], list[str]]:
+    """The cases of a folder of your own files (the folder and its subfolders), by extension (.json,
+    .msgpack or .mp, .cbor, .bson, .ubjson or .ubj), and the names of the files skipped for another
+    extension. Their class is `user/<folder name>`; two names that clean to one get -2, -3, ..."""
+    if not folder.exists():
+        raise CaseFolderError(f"{folder}: no such folder; give a folder of case files to --cases")
+    if not folder.is_dir():
+        raise CaseFolderError(f"{folder}: not a folder; give a folder of case files to --cases")
+    formats, cases, skipped, taken = _ext_formats(), [], [], set()
+    cls = f"user/{_case_name(folder.resolve().name)}"
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        fmt = formats.get(path.suffix.lower().lstrip("."))
+        if fmt is None:
+            skipped.append(str(path.relative_to(folder)))
+            continue
+        try:
+            case = user_case(path, fmt, cls)
+        except OSError as e:
+            raise CaseFolderError(f"{path}: cannot read it ({e.strerror or e})") from None
+        name, n = case.name, 1
+        while (fmt, name) in taken:
+            n += 1
+            name = f"{case.name}-{n}"
+        taken.add((fmt, name))
+        cases.append(dataclasses.replace(case, name=name))
+    if not cases:
+        exts = ", ".join(sorted(f".{e}" for e in formats))
+        raise CaseFolderError(f"{folder}: no case file in it (the extensions read are {exts})")
+    return cases, skipped
+
+
+def write_user_cases(corpus_dir: Path, folder: Path, cases: list[Case]) -> dict:
+    """Copy your cases to `<corpus_dir>/robustness-user/` (what was there before goes) and return
+    their manifest, which names the folder they came from."""
+    dest = corpus_dir / USER_FOLDER
+    if dest.exists():
+        shutil.rmtree(dest)
+    for c in cases:
+        path = dest / c.file
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomic(path, c.data)
+    manifest = {
+        "version": MANIFEST_VERSION,
+        "seed": None,
+        "source": str(folder.resolve()),
+        "folder": USER_FOLDER,
+        "hash_version": objhash.HASH_VERSION,
+        "cases": [c.entry() for c in cases],
+    }
+    _write_atomic(dest / "manifest.json", json.dumps(manifest, indent=1).encode())
+    return manifest
+
+
+def folder_of(manifest: dict) -> str:
+    """The case files' folder under the corpus, as a run's stored manifest says: your own cases' or
+    the built-in ones'."""
+    return manifest.get("folder", "robustness")
