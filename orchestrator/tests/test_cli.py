@@ -76,6 +76,15 @@ def test_missing_data_file_is_exit_2(capsys, tmp_path):
     assert code == 2 and line == f"serbench: {tmp_path / 'nope.json'}: no such file; check the path"
 
 
+def test_a_missing_data_file_in_a_default_run_is_the_only_line(capsys, tmp_path):
+    # without --lang the run first names the harnesses it leaves out (java); a bad --data file is
+    # found before that, so its error is not the second of two lines
+    code = main(["--db", str(tmp_path / "s.db"), "run", "--data", str(tmp_path / "nope.json"),
+                 "--corpus", str(tmp_path / "c"), "--out", str(tmp_path / "o")])  # fmt: skip
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and err == [f"serbench: {tmp_path / 'nope.json'}: no such file; check the path"]
+
+
 def test_missing_toolchain_names_the_fix_and_exits_3(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(PythonHarness, "toolchain", {"no-such-tool-xyz": "apt-get install -y no-such-tool-xyz"})
     code, line = _main(capsys, "--db", str(tmp_path / "s.db"), "run", "--lang", "python")

@@ -140,10 +140,11 @@ def _run(args, db: Store) -> int:
         verbose=args.verbose,
         code_size=args.code_size or mode.name == "full",
     )
-    hs = _usable_harnesses(args, options, for_run=True)
-    # before anything is measured: the report is written after minutes of measuring
+    # before anything is measured: the report is written after minutes of measuring; and before the
+    # harnesses are chosen, so that a bad --data file is the only line, not one after their notices
     corpus_dir, _ = _writable_folder(args.corpus, "--corpus"), _writable_folder(args.out, "--out")
     manifest, user = _corpus(corpus_dir, args.seed, args.data)  # before the build: a bad --data file fails fast
+    hs = _usable_harnesses(args, options, for_run=True)
     if run_id is not None:
         _same_data(run_id, json.loads(prev["manifest_json"]), manifest)
     _build(hs)
