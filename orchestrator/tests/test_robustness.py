@@ -543,6 +543,38 @@ def test_own_cases_run_against_the_python_harness_and_are_reported_from_their_fo
     assert json.loads(run["args_json"])["cases"] == str(folder)
 
 
+def test_native_rows_that_need_a_flag_or_the_final_nul_read_a_scalar_root(tmp_path, capsys):
+    # json-c's tokener waits for more input after a root number or literal unless the length counts
+    # the NUL after it (json_tokener.h), and Jansson takes only an array or object unless given
+    # JSON_DECODE_ANY: both rejected these valid documents until their adapters said so
+    from serbench.harnesses import BuildOptions, make
+
+    h = make(["native"], ROOT, BuildOptions())[0]
+    if not h.is_built():
+        pytest.skip("the native harness is not built")
+    folder = tmp_path / "roots"
+    folder.mkdir()
+    for name, data in {"y_number.json": b"123", "y_true.json": b"true", "y_null.json": b"null",
+                       "y_number_space.json": b"1 ", "n_number_nul.json": b"1\x00"}.items():  # fmt: skip
+        (folder / name).write_bytes(data)
+    code = main(
+        [
+            "robustness", "--no-build", "--lang", "native", "--lib", "json-c-parse", "--lib", "jansson-load",
+            "--format", "json", "--cases", str(folder), "--db", str(tmp_path / "s.db"),
+            "--out", str(tmp_path / "out"), "--corpus", str(tmp_path / "corpus"),
+        ]
+    )  # fmt: skip
+    assert code == 0
+    store = Store(tmp_path / "s.db")
+    results = store.robustness_results(store.robustness_run()["id"])
+    got = {(r["bench"], r["case_name"]): (r["outcome"], r["verdict"]) for r in results}
+    for bench in ("json-c-parse", "jansson-load"):
+        for case in ("y-number", "y-true", "y-null", "y-number-space"):
+            assert got[bench, case] == ("accepted", R.PASS), (bench, case)
+    # the NUL json-c is given is the one after the input, never one inside it
+    assert got["json-c-parse", "n-number-nul"] == ("rejected", R.PASS)
+
+
 # --- UBJSON spec cases (Draft 12) ------------------------------------------------------------------------
 
 #: reject cases py-ubjson (the reference UBJSON decoder) accepts: it reads H with Python's Decimal, which

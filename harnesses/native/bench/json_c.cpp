@@ -1,8 +1,9 @@
 // json-c (libjson-c.a):
 //   1 json-c-write  write: json_object_to_json_string_ext of a json_object built from the reference
 //                   object (PLAIN / PRETTY, NOSLASHESCAPE); the output string is owned by the object
-//   2 json-c-parse  tree: json_tokener_parse_ex with a fresh tokener per op; depth limit raised from
-//                   the default 32 to 1024 (json_tokener_new_ex) so nesting is not the test
+//   2 json-c-parse  tree: json_tokener_parse_ex with a fresh tokener per op, the length counting the
+//                   NUL after the input (end of input); depth limit raised from the default 32 to
+//                   1024 (json_tokener_new_ex) so nesting is not the test
 #include <json-c/json.h>
 
 #include <algorithm>
@@ -174,14 +175,17 @@ class Parse : public Adapter {
 
  public:
   bool decode(char* buf, size_t len, uint64_t& hash, std::string& err) override {
-    if (len > INT_MAX) {  // json_tokener_parse_ex takes an int length
-      err = "json-c cannot parse more than INT_MAX bytes at once";
+    if (len >= INT_MAX) {  // json_tokener_parse_ex takes an int length, and gets len + 1 below
+      err = "json-c cannot parse more than INT_MAX - 1 bytes at once";
       return false;
     }
     json_tokener* tok = json_tokener_new_ex(kLibraryMaxDepth);
-    json_object* v = json_tokener_parse_ex(tok, buf, static_cast<int>(len));
+    // The whole input is here, so the length includes the NUL after it (buf has kPadding zero bytes):
+    // json_tokener.h says a caller at the end of its input MUST pass it, or a value with no inherent
+    // end (a number, or `true` at the root) is json_tokener_continue rather than parsed.
+    json_object* v = json_tokener_parse_ex(tok, buf, static_cast<int>(len) + 1);
     const json_tokener_error je = json_tokener_get_error(tok);
-    size_t end = json_tokener_get_parse_end(tok);
+    size_t end = std::min(json_tokener_get_parse_end(tok), len);  // it may count the NUL as read
     json_tokener_free(tok);
     if (je != json_tokener_success) {
       err = std::string("json_tokener: ") + json_tokener_error_desc(je);
@@ -218,7 +222,7 @@ const BenchInfo& bench_info() {
 #else
     i.id = "json-c-parse";
     i.tests = {"tree"};
-    i.notes = "json_tokener_parse_ex, fresh tokener per op, depth limit 1024 (default 32)";
+    i.notes = "json_tokener_parse_ex, fresh tokener per op, length with the final NUL, depth limit 1024 (default 32)";
 #endif
     return i;
   }();
