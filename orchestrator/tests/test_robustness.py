@@ -477,6 +477,15 @@ def test_own_cases_take_their_expectation_from_the_name_prefix(tmp_path):
     assert len(cases) == 10
 
 
+def test_one_file_is_a_case_list_of_its_own(tmp_path):
+    # the input that broke a service is often one file, not a folder of them
+    folder = _own_folder(tmp_path)
+    cases, skipped = C.user_cases(folder / "deeper" / "n_trunc.JSON")
+    assert skipped == [] and [(c.format, c.name, c.expect, c.cls) for c in cases] == [
+        ("json", "n-trunc", C.REJECT, "user/deeper")
+    ]
+
+
 def test_own_cases_are_copied_beside_the_built_in_ones_with_their_source(tmp_path):
     folder = _own_folder(tmp_path)
     cases, _ = C.user_cases(folder)
@@ -496,8 +505,9 @@ def test_own_cases_are_copied_beside_the_built_in_ones_with_their_source(tmp_pat
 @pytest.mark.parametrize(
     "make, says",
     [
-        (lambda d: d / "absent", "no such folder"),
-        (lambda d: (d / "f.json").write_bytes(b"[]") and d / "f.json", "not a folder"),
+        (lambda d: d / "absent", "no such file or folder"),
+        (lambda d: (d / "f.txt").write_bytes(b"[]") and d / "f.txt", "not a case file (the extensions read are"),
+        (lambda d: Path("/dev/null"), "neither a folder nor a file"),
         (lambda d: (d / "e").mkdir() or (d / "e" / "notes.txt").write_text("x") and d / "e", "no case file in it"),
     ],
 )

@@ -708,7 +708,7 @@ def cmd_robustness(args) -> int:
 
     limits = Limits(timeout_s=args.timeout_s, memory_bytes=args.memory_mib * MIB, stack_bytes=args.stack_mib * MIB)
     corpus_dir, _ = _writable_folder(args.corpus, "--corpus"), _writable_folder(args.out, "--out")
-    own = None  # your own cases (--cases DIR), read before anything is built: a bad folder fails at once
+    own = None  # your own cases (--cases PATH), read before anything is built: a bad path fails at once
     if args.cases:
         try:
             own = rcases.user_cases(Path(args.cases))
@@ -1028,9 +1028,10 @@ def parser() -> argparse.ArgumentParser:
     )
     s.add_argument(
         "--cases",
-        metavar="DIR",
-        help="your own case files instead of the built-in cases (.json .msgpack .cbor .bson .ubjson); a name's "
-        "prefix says what a decoder must do, as JSONTestSuite's: y_ accept, n_ reject, i_ either",
+        metavar="PATH",
+        help="a folder of your own case files, or one file, instead of the built-in cases (.json .msgpack .cbor "
+        ".bson .ubjson); a name's prefix says what a decoder must do, as JSONTestSuite's: y_ accept, n_ reject, "
+        "i_ either",
     )
     s.add_argument("--timeout-s", type=_non_negative, default=10.0, help="wall-clock limit per process (default 10)")
     s.add_argument("--memory-mib", type=_int_at_least(64), default=2048, help="RLIMIT_AS per process (default 2048)")

@@ -1126,7 +1126,7 @@ def load_manifest(corpus_dir: Path) -> dict:
     return json.loads((corpus_dir / "robustness" / "manifest.json").read_text())
 
 
-# --- your own cases (`serbench robustness --cases DIR`) -------------------------------------------------
+# --- your own cases (`serbench robustness --cases PATH`) ------------------------------------------------
 
 #: where your own cases are copied, beside the built-in ones (which a run with them leaves as they are)
 USER_FOLDER = "robustness-user"
@@ -1192,19 +1192,27 @@ def _finite(value) -> bool:
 
 
 def user_cases(folder: Path) -> tuple[list[Case], list[str]]:
-    """The cases of a folder of your own files (the folder and its subfolders), by extension (.json,
-    .msgpack or .mp, .cbor, .bson, .ubjson or .ubj), and the names of the files skipped for another
-    extension. Their class is `user/<folder name>`; two names that clean to one get -2, -3, ..."""
-    if not folder.exists():
-        raise CaseFolderError(f"{folder}: no such folder; give a folder of case files to --cases")
-    if not folder.is_dir():
-        raise CaseFolderError(f"{folder}: not a folder; give a folder of case files to --cases")
+    """The cases of a folder of your own files (the folder and its subfolders), or of one such file
+    (the input that broke a service), by extension (.json, .msgpack or .mp, .cbor, .bson, .ubjson or
+    .ubj), and the names of the files skipped for another extension. Their class is `user/<folder
+    name>` (a single file's folder); two names that clean to one get -2, -3, ..."""
     formats, cases, skipped, taken = _ext_formats(), [], [], set()
-    cls = f"user/{_case_name(folder.resolve().name)}"
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    exts = ", ".join(sorted(f".{e}" for e in formats))
+    if not folder.exists():
+        raise CaseFolderError(f"{folder}: no such file or folder; give a folder of case files (or one) to --cases")
+    if folder.is_file():
+        if formats.get(folder.suffix.lower().lstrip(".")) is None:
+            raise CaseFolderError(f"{folder}: not a case file (the extensions read are {exts})")
+        files, top = [folder], folder.parent
+    elif folder.is_dir():
+        files, top = sorted(p for p in folder.rglob("*") if p.is_file()), folder
+    else:
+        raise CaseFolderError(f"{folder}: neither a folder nor a file; give a folder of case files to --cases")
+    cls = f"user/{_case_name(top.resolve().name)}"
+    for path in files:
         fmt = formats.get(path.suffix.lower().lstrip("."))
         if fmt is None:
-            skipped.append(str(path.relative_to(folder)))
+            skipped.append(str(path.relative_to(top)))
             continue
         try:
             case = user_case(path, fmt, cls)
@@ -1217,7 +1225,6 @@ def user_cases(folder: Path) -> tuple[list[Case], list[str]]:
         taken.add((fmt, name))
         cases.append(dataclasses.replace(case, name=name))
     if not cases:
-        exts = ", ".join(sorted(f".{e}" for e in formats))
         raise CaseFolderError(f"{folder}: no case file in it (the extensions read are {exts})")
     return cases, skipped
 
