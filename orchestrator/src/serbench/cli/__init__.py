@@ -1,10 +1,11 @@
 """The `serbench` command. `main` reads as a table of contents; each subcommand is one function.
 
 Exit codes: 0 done; 1 a check failed (doctor, test); 2 bad input (usage, unknown library or dataset,
-malformed --data file, a --db that is not a writable store or, for report and compare, no store
-at all, an --out, --corpus or --output that cannot be written, a run another process is executing);
-3 a toolchain is missing or a harness does not build; 130 interrupted by SIGINT (Ctrl-C), 143 by
-SIGTERM (the run is kept: `serbench run --resume` finishes it).
+malformed --data file, a robustness --cases path with no case file, a --db that is not a writable
+store or, for report and compare, no store at all, an --out, --corpus or --output that cannot be
+written, a run another process is executing); 3 a toolchain is missing or a harness does not
+build; 130 interrupted by SIGINT (Ctrl-C), 143 by SIGTERM (the run is kept: `serbench run --resume`
+finishes it).
 """
 
 from __future__ import annotations
