@@ -519,6 +519,26 @@ def test_a_cases_folder_that_cannot_be_used_is_one_line_before_any_build(tmp_pat
     assert not (tmp_path / "s.db").exists()
 
 
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--format", "yaml"], "serbench: no robustness cases for format 'yaml'; there are: json, msgpack"),
+        (["--case", "no-such-case*"], "serbench: --case no-such-case* selects no case; see "),
+        (["--db", "/etc/passwd"], "serbench: /etc/passwd is not a serbench results store"),
+    ],
+)
+def test_a_filter_or_store_that_cannot_be_used_fails_before_any_build(tmp_path, capsys, monkeypatch, args, says):
+    # The first build takes minutes; a mistyped filter must not wait for it (it did for --format).
+    def no_build(*a, **k):
+        raise AssertionError("the harnesses were made before the bad input was found")
+
+    monkeypatch.setattr("serbench.cli.make", no_build)
+    base = ["robustness", "--db", str(tmp_path / "s.db"), "--out", str(tmp_path / "o"), "--corpus", str(tmp_path)]
+    code = main(base + args)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and err[-1].startswith(says), err
+
+
 def test_own_cases_run_against_the_python_harness_and_are_reported_from_their_folder(tmp_path, capsys):
     from serbench.harnesses import BuildOptions, make
 

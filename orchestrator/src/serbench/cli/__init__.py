@@ -715,18 +715,11 @@ def cmd_robustness(args) -> int:
             own = rcases.user_cases(Path(args.cases))
         except rcases.CaseFolderError as e:
             raise UserError(str(e)) from None
-    hs = []
-    for h in make(args.lang or None, ROOT, BuildOptions(verbose=args.verbose)):
-        missing = h.missing_toolchain()
-        if args.build and not missing:
-            h.build_and_hold(say)
-        if not h.is_built():
-            why = "; ".join(missing) if missing else f"not built; `serbench build --lang {h.name}` builds it"
-            say(f"skipping {h.name}: {why}")
-            continue
-        hs.append(h)
-    if not hs:
-        raise UserError("no harness is built yet; `serbench build` builds them (minutes the first time)")
+    # Every check that needs no harness comes before the build, which takes minutes the first time:
+    # a mistyped --format or --case is one line at once, as a bad --db or --cases is.
+    for f in args.format:
+        if f not in rcases.FORMATS:
+            raise UserError(f"no robustness cases for format {f!r}; there are: {', '.join(rcases.FORMATS)}")
     t0 = time.monotonic()
     if own is None:
         manifest = rcases.write_cases(corpus_dir, args.seed)
@@ -756,6 +749,19 @@ def cmd_robustness(args) -> int:
     ]
     if not cases:
         raise UserError(f"--case {' '.join(pats)} selects no case; see {case_root / 'manifest.json'}")
+    db = Store(Path(args.db))  # a --db that is not a store is one line before the build, as in `run`
+    hs = []
+    for h in make(args.lang or None, ROOT, BuildOptions(verbose=args.verbose)):
+        missing = h.missing_toolchain()
+        if args.build and not missing:
+            h.build_and_hold(say)
+        if not h.is_built():
+            why = "; ".join(missing) if missing else f"not built; `serbench build --lang {h.name}` builds it"
+            say(f"skipping {h.name}: {why}")
+            continue
+        hs.append(h)
+    if not hs:
+        raise UserError("no harness is built yet; `serbench build` builds them (minutes the first time)")
     listings = {}
     for h in list(hs):
         try:
@@ -767,9 +773,6 @@ def cmd_robustness(args) -> int:
     for lib in args.lib:
         if not any(runner._matches(b, [lib]) for b in everything):
             raise UserError(f"unknown library {lib!r}; `serbench list` shows what can run here")
-    for f in args.format:
-        if f not in rcases.FORMATS:
-            raise UserError(f"no robustness cases for format {f!r}; there are: {', '.join(rcases.FORMATS)}")
     rows = rrun.plan_rows(hs, listings, {c["format"] for c in cases}, args.lib, args.format, args.test)
     if not rows:
         raise UserError("the filters select no decoder row (tree or incremental); `serbench list` shows the rows")
@@ -778,7 +781,6 @@ def cmd_robustness(args) -> int:
         k: getattr(args, k) for k in ("lang", "lib", "format", "test", "case", "cases", "seed", "corpus", "out", "jobs")
     }
     saved |= {"limits": limits.as_dict(), "limits_text": limits.describe()} | _command_line(args)
-    db = Store(Path(args.db))
     n = sum(1 for r in rows for c in cases if c["format"] == r.format)
     say(
         f"robustness run {run_id}: {len(rows)} decoder rows, {n} processes, {args.jobs} at a time; "
