@@ -408,3 +408,15 @@ def test_a_runs_own_report_that_cannot_be_written_at_its_end_is_a_warning_that_s
         "warning: cannot write /proc/serbench-test/r/report.md: No such file or directory; the run is stored, and "
         "`serbench report r`"
     )
+
+
+def test_a_mistyped_dataset_is_one_line_before_any_harness_is_chosen_or_built(capsys, tmp_path, monkeypatch):
+    """`run --dataset size4` built every harness (minutes the first time) before it said the name was
+    unknown; the datasets come from the corpus, so they are checked with it."""
+
+    def no_harness(*a, **k):
+        raise AssertionError("the harnesses were chosen before the bad --dataset was found")
+
+    monkeypatch.setattr("serbench.cli.make", no_harness)
+    code, line = _main(capsys, "--db", str(tmp_path / "s.db"), "run", "--dataset", "size4", "--corpus", str(tmp_path))
+    assert code == 2 and line.startswith("serbench: unknown dataset 'size4'; known: size-1, size-2"), line

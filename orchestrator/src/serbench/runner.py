@@ -208,6 +208,16 @@ def _matches(bench: dict, libs: list[str]) -> bool:
     return any(lib.lower() in names for lib in libs)
 
 
+def check_datasets(manifest: dict, datasets: list[str]) -> dict[str, dict]:
+    """The manifest's datasets by name, or a PlanError naming the first of `datasets` it lacks (the
+    run checks them before it builds: they come from the corpus, not from the harnesses)."""
+    known_ds = {d["dataset"]: d for d in manifest["datasets"]}
+    for name in datasets:
+        if name not in known_ds:
+            raise PlanError(f"unknown dataset {name!r}; known: {', '.join(known_ds)}")
+    return known_ds
+
+
 def plan(
     harnesses: list[Harness],
     listings: dict[str, dict],
@@ -220,10 +230,7 @@ def plan(
     datasets: list[str],
 ) -> list[Cell]:
     """The cells the filters select, plus the baseline cells their net times need."""
-    known_ds = {d["dataset"]: d for d in manifest["datasets"]}
-    for name in datasets:
-        if name not in known_ds:
-            raise PlanError(f"unknown dataset {name!r}; known: {', '.join(known_ds)}")
+    known_ds = check_datasets(manifest, datasets)
     if libs:
         everything = [b for lst in listings.values() for b in lst["benchmarks"]]
         for lib in libs:

@@ -145,6 +145,8 @@ def _run(args, db: Store) -> int:
     # harnesses are chosen, so that a bad --data file is the only line, not one after their notices
     corpus_dir, _ = _writable_folder(args.corpus, "--corpus"), _writable_folder(args.out, "--out")
     manifest, user = _corpus(corpus_dir, args.seed, args.data)  # before the build: a bad --data file fails fast
+    datasets = _datasets(args, manifest, user)
+    runner.check_datasets(manifest, datasets)  # and a mistyped --dataset
     hs = _usable_harnesses(args, options, for_run=True)
     if run_id is not None:
         _same_data(run_id, json.loads(prev["manifest_json"]), manifest)
@@ -158,7 +160,7 @@ def _run(args, db: Store) -> int:
         libs=args.lib,
         formats=args.format,
         tests=args.test,
-        datasets=_datasets(args, manifest, user),
+        datasets=datasets,
     )
     if run_id is None:
         run_id = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
