@@ -60,7 +60,8 @@ static inline uint64_t sb_rtail(const unsigned char *p, size_t r) {
   return (uint64_t)p[0] | ((uint64_t)p[r >> 1] << (8 * (r >> 1))) | ((uint64_t)p[r - 1] << (8 * (r - 1)));
 }
 
-/* The last 1..16 bytes of a string (n of them at p) into lane a, zero-padded, without reading past them. */
+/* The last 1..16 bytes of a string (n of them at p) into lane a, zero-padded, without reading past
+ * them: the exact path, for a string that ends within 16 bytes of a page's end. */
 static inline uint64_t sb_bytes_last(uint64_t a, const unsigned char *p, size_t n) {
   if (n > 8) return sb_mum(sb_r8(p) ^ SB_P1, (sb_r8(p + n - 8) >> (8 * (16 - n))) ^ a ^ SB_P2);
   return sb_mum(sb_rtail(p, n) ^ SB_P1, a ^ SB_P2);
@@ -68,39 +69,83 @@ static inline uint64_t sb_bytes_last(uint64_t a, const unsigned char *p, size_t 
 
 #if defined(__GNUC__)
 #define SB_NOINLINE __attribute__((noinline))
+#define SB_LIKELY(x) __builtin_expect(!!(x), 1)
 #else
 #define SB_NOINLINE
+#define SB_LIKELY(x) (x)
 #endif
 
-/* bytes(seed, b) of spec/hash.md for more than 16 bytes: two independent lanes of 32 bytes per
- * step, then the rest 16 bytes at a time in lane a, zero-padded. Out of line: its loop needs more
- * registers than the walks around it can spare, so inlined it would make every caller save them. */
-SB_NOINLINE static uint64_t sb_hash_bytes_long(uint64_t seed, const unsigned char *p, size_t n) {
-  uint64_t a = seed ^ n, c = 0;
-  if (n >= 32) {
-    const unsigned char *const end = p + (n & ~(size_t)31);
-    do {
-      a = sb_mum(sb_r8(p) ^ SB_P1, sb_r8(p + 8) ^ a ^ SB_P2);
-      c = sb_mum(sb_r8(p + 16) ^ SB_P3, sb_r8(p + 24) ^ c ^ SB_P0);
-      p += 32;
-    } while (p != end);
-    n &= 31;
-    if (n == 0) return a ^ c;
-  }
-  if (n > 16) { /* one whole 16-byte block */
-    a = sb_mum(sb_r8(p) ^ SB_P1, sb_r8(p + 8) ^ a ^ SB_P2);
-    p += 16;
-    n -= 16;
-  }
-  return sb_bytes_last(a, p, n) ^ c;
+/* c ? a : b as arithmetic, so that the compiler cannot turn it into a branch: the conditions it is
+ * used for (scalar or string, a string's length class) change from one value to the next, and a
+ * mispredicted branch costs more than the few instructions of the select (docs/methodology.md,
+ * "Fewer branches per value"). */
+static inline uint64_t sb_select(int c, uint64_t a, uint64_t b) { return b ^ ((a ^ b) & (0 - (uint64_t)(c != 0))); }
+
+/* 1 when the 16 bytes at p lie in one 4 KiB page. Pages are 4 KiB or a multiple of it, so those
+ * bytes are then mapped if p is: a read of up to 15 bytes past a string's end, within its page, can
+ * never fault, whatever the string's buffer. (The bytes read past the end are masked off before
+ * they are used, so they never change a hash.) */
+static inline int sb_can_read16(const void *p) { return ((uintptr_t)p & 4095) <= 4096 - 16; }
+
+/* The masks that keep the first n (0..16) bytes of the two little-endian words at a string's start:
+ * w(0) and w(8) of spec/hash.md, with the bytes past n counted as 0. */
+typedef struct {
+  uint64_t lo, hi;
+} sb_mask16;
+#define SB_LOW(k) (~0ULL >> (64 - 8 * (k))) /* the low k (1..8) bytes */
+static const sb_mask16 sb_mask16_of[17] = {
+    {0, 0},          {SB_LOW(1), 0},  {SB_LOW(2), 0},  {SB_LOW(3), 0},  {SB_LOW(4), 0},         {SB_LOW(5), 0},
+    {SB_LOW(6), 0},  {SB_LOW(7), 0},  {~0ULL, 0},      {~0ULL, SB_LOW(1)}, {~0ULL, SB_LOW(2)}, {~0ULL, SB_LOW(3)},
+    {~0ULL, SB_LOW(4)}, {~0ULL, SB_LOW(5)}, {~0ULL, SB_LOW(6)}, {~0ULL, SB_LOW(7)}, {~0ULL, ~0ULL}};
+#undef SB_LOW
+
+/* bytes(seed, b) for 1 <= n <= 16 when sb_can_read16(p): both words read whole and masked to the n
+ * bytes, so every length from 1 to 16 takes the same instructions, with no branch on the length
+ * class (1-3, 4-8, 9-16 bytes), which on the corpus's mixed key and string lengths mispredicts. (An
+ * empty string is never read: its pointer may be null or dangling.) */
+static inline uint64_t sb_hash_short(uint64_t seed, const unsigned char *p, size_t n) {
+  const uint64_t lo = sb_r8(p) & sb_mask16_of[n].lo, hi = sb_r8(p + 8) & sb_mask16_of[n].hi;
+  return sb_mum(lo ^ SB_P1, hi ^ seed ^ n ^ SB_P2);
 }
 
-/* bytes(seed, b): strings of at most 16 bytes (most keys, half the strings of the corpus) are one
- * inlined mum; longer ones go to sb_hash_bytes_long. */
-static inline uint64_t sb_hash_bytes(uint64_t seed, const void *data, size_t n) {
-  const unsigned char *p = (const unsigned char *)data;
+/* bytes(seed, b) for more than 16 bytes: two independent lanes of 32 bytes per step, then at most
+ * one whole 16-byte block and the last 0..16 bytes in lane a. The block and the last bytes are
+ * taken without a branch on how many remain (selects, and the 16 bytes that end the string read as
+ * one 128-bit word and shifted), so a string costs one mispredicted branch at most, its loop's exit.
+ * Out of line: its loop needs more registers than the walks around it can spare, so inlined it
+ * would make every caller save them. */
+SB_NOINLINE static uint64_t sb_hash_bytes_long(uint64_t seed, const unsigned char *p, size_t n) {
+  const unsigned char *const e = p + n;
+  uint64_t a = seed ^ n, c = 0;
+  for (const unsigned char *const end = p + (n & ~(size_t)31); p != end; p += 32) {
+    a = sb_mum(sb_r8(p) ^ SB_P1, sb_r8(p + 8) ^ a ^ SB_P2);
+    c = sb_mum(sb_r8(p + 16) ^ SB_P3, sb_r8(p + 24) ^ c ^ SB_P0);
+  }
+  const size_t rem = n & 31;
+  const int block = rem > 16; /* a whole 16-byte block at p, then rem - 16 bytes */
+  /* the block's words are read at p when it is taken, else at e - 16 (inside the string, n > 16) */
+  const unsigned char *const q = (const unsigned char *)(uintptr_t)sb_select(block, (uintptr_t)p, (uintptr_t)(e - 16));
+  a = sb_select(block, sb_mum(sb_r8(q) ^ SB_P1, sb_r8(q + 8) ^ a ^ SB_P2), a);
+  const size_t r = rem - 16 * (size_t)block; /* 0..16 bytes left, the last r of the string */
+  const unsigned __int128 last = ((unsigned __int128)sb_r8(e - 8) << 64) | sb_r8(e - 16);
+  const unsigned shift = 8 * (unsigned)(16 - r); /* 0..128, in two steps so that none is 128 */
+  const unsigned __int128 t = (last >> (shift / 2)) >> (shift - shift / 2);
+  return sb_select(r != 0, sb_mum((uint64_t)t ^ SB_P1, (uint64_t)(t >> 64) ^ a ^ SB_P2), a) ^ c;
+}
+
+/* The exact path: more than 16 bytes, none, or a short string within 16 bytes of its page's end. */
+SB_NOINLINE static uint64_t sb_hash_bytes_slow(uint64_t seed, const unsigned char *p, size_t n) {
   if (n > 16) return sb_hash_bytes_long(seed, p, n);
   return n ? sb_bytes_last(seed ^ n, p, n) : seed;
+}
+
+/* bytes(seed, b): a string of 1 to 16 bytes (most keys, half the strings of the corpus) is one
+ * inlined mum with no branch on its length; longer ones, empty ones and the rare short one at a
+ * page's end go out of line. */
+static inline uint64_t sb_hash_bytes(uint64_t seed, const void *data, size_t n) {
+  const unsigned char *p = (const unsigned char *)data;
+  if (SB_LIKELY(n - 1 < 16 && sb_can_read16(p))) return sb_hash_short(seed, p, n); /* 1 <= n <= 16 */
+  return sb_hash_bytes_slow(seed, p, n);
 }
 
 static inline uint64_t sb_hash_null(void) { return sb_scalar(SB_SEED(SB_NULL), 0); }

@@ -1079,6 +1079,12 @@ namespace {
 inline uint64_t empty_container(const Node& x) { return x.type == T::Map ? sb_map_end(0, 0) : sb_array_end(0, 0); }
 }  // namespace
 
+uint64_t leaf_hash_slow(const Node& x, const char* pool) {
+  const uint8_t t = static_cast<uint8_t>(x.type);
+  if (t <= static_cast<uint8_t>(T::Double)) return sb_scalar(kLeafSeed[t], x.u);
+  return sb_hash_bytes(kLeafSeed[t], pool + x.off, x.count);
+}
+
 // The flat pre-order walk: the current container's frame lives in locals, and arrays and maps each
 // have their own loop, so the only per-node decisions are the node's type and whether its container
 // is finished. A map's loop takes its entries as (key, value) node pairs, since a key is always the

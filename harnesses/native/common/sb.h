@@ -56,21 +56,47 @@ inline uint64_t hash_doc(const Doc& d) {
   return hash_doc(d, stack);
 }
 
-// The hash of a scalar or string node (is_leaf), with no switch on its type: the seed each scalar
+// The hash of a scalar or string node (is_leaf), with no branch on its type: the seed each scalar
 // type is mixed with, indexed by T. Null, false and true carry u = 0 (the reference decoder's
 // builder sets it), so true's seed is S(BOOL) ^ 1 and every scalar is one mum(u ^ seed, P0)
 // (spec/hash.md: scalar(BOOL, 1) = mum(1 ^ S(BOOL), P0)); Str and Bin hash their bytes with their
-// seed. A table and one branch instead of a switch: on the corpus's mixed types an indirect jump
-// mispredicts (docs/methodology.md, "Hash baselines").
+// seed.
 inline constexpr uint64_t kLeafSeed[] = {SB_SEED(SB_NULL),   SB_SEED(SB_BOOL),  SB_SEED(SB_BOOL) ^ 1,
                                          SB_SEED(SB_UINT),   SB_SEED(SB_NEGINT), SB_SEED(SB_FLOAT),
                                          SB_SEED(SB_STRING), SB_SEED(SB_BINARY)};
 static_assert(static_cast<int>(T::Bin) == 7 && static_cast<int>(T::Array) == 8, "kLeafSeed follows T");
 inline bool is_leaf(const Node& x) { return x.type <= T::Bin; }
+
+// A scalar and a short string are hashed by the same instructions: both are mum(w0 ^ x1, w1 ^ n ^ x2)
+// over two masked words (sb_hash_short). A string's words are its first 16 bytes, n its length,
+// x1 = P1 and x2 = seed ^ P2; a scalar's are its payload u (read where the node holds it, as 8
+// "bytes") and the 8 bytes after it masked to nothing, with n = 8, x1 = seed and x2 = P0 ^ 8, which
+// gives mum(u ^ seed, P0). Which words and constants is a table look-up and a select, never a branch:
+// on the corpus's mixed types a branch on scalar-or-string mispredicts (docs/methodology.md, "Fewer
+// branches per value"). The leaf's walk is the baseline's own: rows hash their scalars with
+// sb_hash_uint and the like, and their strings with sb_hash_bytes, the same mum.
+struct LeafConst {
+  uint64_t x1, x2, nmask, n;  // n = (count & nmask) | this n: a string's length, 8 for a scalar
+};
+inline constexpr LeafConst leaf_const(int t) {
+  return t <= static_cast<int>(T::Double) ? LeafConst{kLeafSeed[t], SB_P0 ^ 8, 0, 8}
+                                          : LeafConst{SB_P1, kLeafSeed[t] ^ SB_P2, ~uint64_t{0}, 0};
+}
+alignas(64) inline constexpr LeafConst kLeafConst[] = {leaf_const(0), leaf_const(1), leaf_const(2), leaf_const(3),
+                                                     leaf_const(4), leaf_const(5), leaf_const(6), leaf_const(7)};
+// An empty or long string, or 16 bytes that would cross a page (objhash.h, sb_can_read16): the
+// exact path.
+uint64_t leaf_hash_slow(const Node& x, const char* pool);
 inline uint64_t leaf_hash(const Node& x, const char* pool) {
   const uint8_t t = static_cast<uint8_t>(x.type);
-  if (t <= static_cast<uint8_t>(T::Double)) return sb_scalar(kLeafSeed[t], x.u);
-  return sb_hash_bytes(kLeafSeed[t], pool + x.off, x.count);
+  const LeafConst& c = kLeafConst[t];
+  const size_t n = (x.count & c.nmask) | c.n;
+  const auto* p = reinterpret_cast<const unsigned char*>(sb_select(t > static_cast<uint8_t>(T::Double),
+                                                                  reinterpret_cast<uintptr_t>(pool) + x.off,
+                                                                  reinterpret_cast<uintptr_t>(&x.u)));
+  if (SB_UNLIKELY(n - 1 >= 16 || !sb_can_read16(p))) return leaf_hash_slow(x, pool);  // n = 0 or n > 16
+  const uint64_t lo = sb_r8(p) & sb_mask16_of[n].lo, hi = sb_r8(p + 8) & sb_mask16_of[n].hi;
+  return sb_mum(lo ^ c.x1, hi ^ n ^ c.x2);
 }
 
 // The streaming form (sb_hasher_*) over a Doc, with the same cheapest walk as hash_doc: the

@@ -54,7 +54,8 @@ fn w32(b: &[u8], i: usize) -> u64 {
 }
 
 /// The last 1 to 15 bytes as two zero-padded little-endian words, read with overlapping loads
-/// instead of a byte loop (most keys and many strings are this short, so this is their whole cost).
+/// instead of a byte loop and never past the end: [`hash_slow`]'s path for a short string within 16
+/// bytes of its page's end (or on a target without [`load8_in_page`]).
 #[inline(always)]
 fn tail16(t: &[u8]) -> (u64, u64) {
     let n = t.len();
@@ -73,10 +74,100 @@ fn tail16(t: &[u8]) -> (u64, u64) {
     }
 }
 
-/// `bytes(s, b)` (spec/hash.md). A string under 16 bytes (most keys, many values) is one `mum`,
-/// inlined into the walk; longer ones go to [`hash_long`].
+/// `c ? a : b` as arithmetic, so that the compiler cannot turn it into a branch: the conditions it
+/// is used for (scalar or string, how many bytes a string has left) change from one value to the
+/// next, and a mispredicted branch costs more than the select (docs/methodology.md, "Fewer branches
+/// per value").
+#[inline(always)]
+pub fn select(c: bool, a: u64, b: u64) -> u64 {
+    b ^ ((a ^ b) & (c as u64).wrapping_neg())
+}
+
+/// The masks that keep the first `n` (0..=16) bytes of the two little-endian words at a string's
+/// start: `w(0)` and `w(8)` of spec/hash.md, bytes past `n` counted as 0.
+pub const MASK16: [(u64, u64); 17] = {
+    let mut m = [(0u64, 0u64); 17];
+    let mut n = 1;
+    while n <= 16 {
+        let lo = if n >= 8 { !0 } else { !0u64 >> (64 - 8 * n) };
+        let hi = if n >= 16 {
+            !0
+        } else if n <= 8 {
+            0
+        } else {
+            !0u64 >> (64 - 8 * (n - 8))
+        };
+        m[n] = (lo, hi);
+        n += 1;
+    }
+    m
+};
+
+/// Whether the 16 bytes at `p` lie in one 4 KiB page. Pages are 4 KiB or a multiple of it, so they
+/// are then mapped if `p` is: a read of up to 15 bytes past a string's end, within its page, cannot
+/// fault (the bytes past the end are masked off before they are used, so they never change a hash).
+#[inline(always)]
+pub fn can_read16(p: *const u8) -> bool {
+    (p as usize & 4095) <= 4096 - 16
+}
+
+/// Whether this target has [`load8_in_page`]; elsewhere every string takes the exact path.
+pub const FAST_SHORT: bool = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
+
+/// The little-endian 8 bytes at `p`, which may lie past the end of the object `p` points into.
+/// An `asm!` load, so that the read past the end is the machine's (which allows it within a mapped
+/// page) and not a Rust-level read outside an allocation.
+///
+/// # Safety
+/// `p` must point into a live object and the 8 bytes must lie in `p`'s page ([`can_read16`]).
+#[inline(always)]
+pub unsafe fn load8_in_page(p: *const u8) -> u64 {
+    let w: u64;
+    #[cfg(target_arch = "x86_64")]
+    core::arch::asm!("mov {w}, qword ptr [{p}]", p = in(reg) p, w = lateout(reg) w,
+                     options(pure, readonly, nostack, preserves_flags));
+    #[cfg(target_arch = "aarch64")]
+    core::arch::asm!("ldr {w}, [{p}]", p = in(reg) p, w = lateout(reg) w,
+                     options(pure, readonly, nostack, preserves_flags));
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        let _ = p;
+        unreachable!("FAST_SHORT is false on this target");
+    }
+    w
+}
+
+/// `bytes(s, b)` for `1 <= n <= 16` bytes at `p`: both words read whole and masked to the `n` bytes,
+/// so every length takes the same instructions, with no branch on the length class (1-3, 4-7, 8-16
+/// bytes), which on the corpus's mixed key and string lengths mispredicts.
+///
+/// # Safety
+/// `p` must point at `n` readable bytes, `1 <= n <= 16`, and `can_read16(p)`.
+#[inline(always)]
+pub unsafe fn hash_short(s: u64, p: *const u8, n: usize) -> u64 {
+    let (ml, mh) = MASK16[n];
+    let lo = load8_in_page(p) & ml;
+    let hi = load8_in_page(p.add(8)) & mh;
+    // the seed and P2 are constants at every call site: one folded constant
+    mum(lo ^ P1, hi ^ n as u64 ^ (s ^ P2))
+}
+
+/// `bytes(s, b)` (spec/hash.md). A string of 1 to 16 bytes (most keys, many values) is one `mum`
+/// with no branch on its length, inlined into the walk; longer ones, empty ones (whose pointer may
+/// dangle) and the rare short one at a page's end go to [`hash_slow`].
 #[inline(always)]
 pub fn hash_bytes_seeded(s: u64, b: &[u8]) -> u64 {
+    let n = b.len();
+    if FAST_SHORT && n.wrapping_sub(1) < 16 && can_read16(b.as_ptr()) {
+        // SAFETY: n >= 1 bytes at b's start, and the 16 from there lie in its page
+        return unsafe { hash_short(s, b.as_ptr(), n) };
+    }
+    hash_slow(s, b)
+}
+
+/// The exact path of [`hash_bytes_seeded`]: no read past the string.
+#[inline(never)]
+pub fn hash_slow(s: u64, b: &[u8]) -> u64 {
     let n = b.len();
     if n >= 16 {
         return hash_long(s, b);
@@ -85,42 +176,40 @@ pub fn hash_bytes_seeded(s: u64, b: &[u8]) -> u64 {
         return s;
     }
     let (lo, hi) = tail16(b);
-    // the seed and P2 are constants at every call site: one folded constant
     mum(lo ^ P1, hi ^ n as u64 ^ (s ^ P2))
 }
 
 /// `bytes(s, b)` for 16 bytes or more: two independent lanes over 32 bytes per step while 32 or
-/// more remain, so two multiplies are in flight at once; then lane `a` takes the rest 16 bytes at
-/// a time (at most one full step, then the tail). Out of line: the walks inline only the short case.
+/// more remain, so two multiplies are in flight at once; then at most one whole 16-byte block and
+/// the last 0..=16 bytes in lane `a`. The block and the last bytes are taken without a branch on how
+/// many remain (selects, and the 16 bytes that end the string read as one 128-bit word and shifted),
+/// so a string costs one mispredicted branch at most, its loop's exit. Out of line: the walks
+/// inline only the short case.
 #[inline(never)]
 pub fn hash_long(s: u64, b: &[u8]) -> u64 {
-    let mut a = s ^ b.len() as u64;
+    let n = b.len();
+    let mut a = s ^ n as u64;
     let mut c = 0u64;
-    // fixed-size chunks, so the compiler drops the bounds checks of the loads; two 32-byte steps
-    // per pass halve the loop's own instructions
-    let mut chunks = b.chunks_exact(64);
+    // fixed-size chunks, so the compiler drops the bounds checks of the loads
+    let mut chunks = b.chunks_exact(32);
     for ch in &mut chunks {
-        let ch: &[u8; 64] = ch.try_into().unwrap();
+        let ch: &[u8; 32] = ch.try_into().unwrap();
         a = mum(w64(ch, 0) ^ P1, w64(ch, 8) ^ a ^ P2);
         c = mum(w64(ch, 16) ^ P3, w64(ch, 24) ^ c ^ P0);
-        a = mum(w64(ch, 32) ^ P1, w64(ch, 40) ^ a ^ P2);
-        c = mum(w64(ch, 48) ^ P3, w64(ch, 56) ^ c ^ P0);
     }
-    let mut p = chunks.remainder();
-    if p.len() >= 32 {
-        a = mum(w64(p, 0) ^ P1, w64(p, 8) ^ a ^ P2);
-        c = mum(w64(p, 16) ^ P3, w64(p, 24) ^ c ^ P0);
-        p = &p[32..];
-    }
-    if p.len() >= 16 {
-        a = mum(w64(p, 0) ^ P1, w64(p, 8) ^ a ^ P2);
-        p = &p[16..];
-    }
-    if !p.is_empty() {
-        let (lo, hi) = tail16(p);
-        a = mum(lo ^ P1, hi ^ a ^ P2);
-    }
-    a ^ c
+    let rem = chunks.remainder().len();
+    let block = rem > 16;
+    // the block's words at the remainder's start when it is taken, else (unused) the 16 bytes that
+    // end the string: inside it either way (n >= 16)
+    let at = if block { n - rem } else { n - 16 };
+    let q: &[u8; 16] = b[at..at + 16].try_into().unwrap();
+    a = select(block, mum(w64(q, 0) ^ P1, w64(q, 8) ^ a ^ P2), a);
+    let r = rem - 16 * block as usize; // 0..=16 bytes left, the last r of the string
+    let e: &[u8; 16] = b[n - 16..].try_into().unwrap();
+    let last = (w64(e, 8) as u128) << 64 | w64(e, 0) as u128;
+    let shift = 8 * (16 - r) as u32; // 0..=128, in two steps so that none is 128
+    let t = (last >> (shift / 2)) >> (shift - shift / 2);
+    select(r != 0, mum(t as u64 ^ P1, (t >> 64) as u64 ^ a ^ P2), a) ^ c
 }
 
 /// A string or binary by its type tag (`STRING` or `BINARY`).
@@ -133,6 +222,13 @@ pub fn hash_bytes(tag: u64, b: &[u8]) -> u64 {
 /// one entry per field, as a walk over the harness's own records does, however the optimiser treats
 /// a particular walk (a name hashed at run time would cost each row a string hash per field).
 pub const fn key_hash(s: &str) -> u64 {
+    spec_bytes(seed(STRING), s.as_bytes())
+}
+
+/// `bytes(s, b)` transcribed from spec/hash.md ("Bytes") a byte at a time, as a `const fn`: for
+/// [`key_hash`], and the definition the tests hold [`hash_bytes_seeded`]'s fast paths to.
+pub const fn spec_bytes(s: u64, b: &[u8]) -> u64 {
+    /// `w(j)`: the little-endian word at byte `i`, bytes past the end counted as 0.
     const fn word(b: &[u8], i: usize) -> u64 {
         let mut w = 0u64;
         let mut j = 0;
@@ -142,9 +238,8 @@ pub const fn key_hash(s: &str) -> u64 {
         }
         w
     }
-    let b = s.as_bytes();
     let n = b.len();
-    let mut a = seed(STRING) ^ n as u64;
+    let mut a = s ^ n as u64;
     let mut c = 0u64;
     let mut i = 0;
     while n - i >= 32 {

@@ -126,6 +126,25 @@ const FLAT_SEED: [u64; 8] = [
     hash::seed(hash::BINARY),
 ];
 
+/// The constants of [`FlatDoc::leaf`] for each flat tag below `F_ARRAY`: `n = (count & nmask) | n`.
+struct LeafConst {
+    x1: u64,
+    x2: u64,
+    nmask: usize,
+    n: usize,
+}
+
+const LEAF_CONST: [LeafConst; 8] = {
+    const fn of(t: usize) -> LeafConst {
+        if t <= F_FLOAT as usize {
+            LeafConst { x1: FLAT_SEED[t], x2: hash::P0 ^ 8, nmask: 0, n: 8 }
+        } else {
+            LeafConst { x1: hash::P1, x2: FLAT_SEED[t] ^ hash::P2, nmask: !0, n: 0 }
+        }
+    }
+    [of(0), of(1), of(2), of(3), of(4), of(5), of(6), of(7)]
+};
+
 impl FlatDoc {
     /// Flattens a tree, iteratively.
     pub fn new(v: &Val) -> FlatDoc {
@@ -177,8 +196,36 @@ impl FlatDoc {
         at
     }
 
+    /// A scalar and a short string are hashed by the same instructions, `mum(w0 ^ x1, w1 ^ n ^ x2)`
+    /// over two masked words (as [`hash::hash_short`]): a string's first 16 bytes with its length
+    /// `n`, `x1 = P1`, `x2 = seed ^ P2`; a scalar's payload (read where the node holds it, as 8
+    /// "bytes") and the 8 bytes after it masked to nothing, with `n = 8`, `x1 = seed`, `x2 = P0 ^ 8`,
+    /// which is `mum(payload ^ seed, P0)`. Which words and constants is a table look-up and a select,
+    /// not a branch: on the corpus's mixed types a branch on scalar-or-string mispredicts
+    /// (docs/methodology.md, "Fewer branches per value"). The same as the native harness's
+    /// `leaf_hash` (common/sb.h).
     #[inline(always)]
-    fn leaf(&self, x: FlatNode) -> u64 {
+    fn leaf(&self, x: &FlatNode) -> u64 {
+        let c = &LEAF_CONST[(x.tag & 7) as usize];
+        let n = (x.count as usize & c.nmask) | c.n;
+        let p = hash::select(
+            x.tag > F_FLOAT,
+            self.bytes.as_ptr().wrapping_add(x.payload as usize) as u64,
+            &x.payload as *const u64 as u64,
+        ) as *const u8;
+        if !hash::FAST_SHORT || n.wrapping_sub(1) >= 16 || !hash::can_read16(p) {
+            return self.leaf_slow(x);
+        }
+        let (ml, mh) = hash::MASK16[n];
+        // SAFETY: p is a string's first byte (n >= 1 of them, inside `bytes`) or a scalar node's
+        // payload, and the 16 bytes from p lie in its page
+        let (w0, w1) = unsafe { (hash::load8_in_page(p), hash::load8_in_page(p.add(8))) };
+        hash::mum((w0 & ml) ^ c.x1, (w1 & mh) ^ n as u64 ^ c.x2)
+    }
+
+    /// The exact path of [`FlatDoc::leaf`]: an empty or long string, or 16 bytes across a page.
+    #[inline(never)]
+    fn leaf_slow(&self, x: &FlatNode) -> u64 {
         let seed = FLAT_SEED[(x.tag & 7) as usize];
         if x.tag <= F_FLOAT {
             return hash::mum(x.payload ^ seed, hash::P0);
@@ -213,12 +260,12 @@ pub struct FlatFrame {
 /// The same walk as the native harness's `hash_doc` (common/ref.cpp).
 pub fn hash_flat(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u64 {
     let nodes = &d.nodes[..];
-    let Some(&root) = nodes.first() else { return 0 };
+    let Some(root) = nodes.first() else { return 0 };
     if root.tag < F_ARRAY {
         return d.leaf(root);
     }
     if root.count == 0 {
-        return FlatDoc::empty(root);
+        return FlatDoc::empty(*root);
     }
     st.clear();
     st.reserve(d.max_depth);
@@ -236,14 +283,14 @@ pub fn hash_flat(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u64 {
                     FLAT_SEED[F_STR as usize],
                     &d.bytes[k.payload as usize..][..k.count as usize],
                 );
-                let x = nodes[i + 1];
+                let x = &nodes[i + 1];
                 let h = if x.tag < F_ARRAY {
                     d.leaf(x)
                 } else if x.count != 0 {
                     i += 1;
                     break true;
                 } else {
-                    FlatDoc::empty(x)
+                    FlatDoc::empty(*x)
                 };
                 i += 2;
                 f.acc = f.acc.wrapping_add(hash::map_term(f.key, h));
@@ -254,13 +301,13 @@ pub fn hash_flat(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u64 {
                 if f.i == f.n {
                     break false;
                 }
-                let x = nodes[i];
+                let x = &nodes[i];
                 let h = if x.tag < F_ARRAY {
                     d.leaf(x)
                 } else if x.count != 0 {
                     break true;
                 } else {
-                    FlatDoc::empty(x)
+                    FlatDoc::empty(*x)
                 };
                 i += 1;
                 f.acc = f.acc.wrapping_add(hash::array_term(f.i, h));
@@ -322,7 +369,7 @@ pub fn hash_flat_events(d: &FlatDoc, st: &mut Vec<FlatEventFrame>) -> Result<u64
             ))?;
             i += 1;
         }
-        let x = nodes[i];
+        let x = &nodes[i];
         i += 1;
         if x.tag < F_ARRAY {
             h.emit(d.leaf(x))?;
