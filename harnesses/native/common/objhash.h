@@ -99,12 +99,18 @@ static const sb_mask16 sb_mask16_of[17] = {
     {~0ULL, SB_LOW(4)}, {~0ULL, SB_LOW(5)}, {~0ULL, SB_LOW(6)}, {~0ULL, SB_LOW(7)}, {~0ULL, ~0ULL}};
 #undef SB_LOW
 
-/* bytes(seed, b) for 1 <= n <= 16 when sb_can_read16(p): both words read whole and masked to the n
- * bytes, so every length from 1 to 16 takes the same instructions, with no branch on the length
- * class (1-3, 4-8, 9-16 bytes), which on the corpus's mixed key and string lengths mispredicts. (An
- * empty string is never read: its pointer may be null or dangling.) */
+/* The first n (0..16) bytes at p as spec/hash.md's w(0) and w(8), both words read whole and masked,
+ * when sb_can_read16(p): every length takes the same instructions, with no branch on its class
+ * (1-3, 4-8, 9-16 bytes), which on the corpus's mixed key and string lengths mispredicts. The leaf of
+ * the baselines' walk (sb.h, leaf_hash) reads through it too. sb_hash_short is bytes(seed, b) from
+ * them for 1 <= n <= 16 (an empty string is never read: its pointer may be null or dangling). */
+static inline void sb_read16_masked(const unsigned char *p, size_t n, uint64_t *lo, uint64_t *hi) {
+  *lo = sb_r8(p) & sb_mask16_of[n].lo;
+  *hi = sb_r8(p + 8) & sb_mask16_of[n].hi;
+}
 static inline uint64_t sb_hash_short(uint64_t seed, const unsigned char *p, size_t n) {
-  const uint64_t lo = sb_r8(p) & sb_mask16_of[n].lo, hi = sb_r8(p + 8) & sb_mask16_of[n].hi;
+  uint64_t lo, hi;
+  sb_read16_masked(p, n, &lo, &hi);
   return sb_mum(lo ^ SB_P1, hi ^ seed ^ n ^ SB_P2);
 }
 

@@ -95,7 +95,8 @@ inline uint64_t leaf_hash(const Node& x, const char* pool) {
                                                                   reinterpret_cast<uintptr_t>(pool) + x.off,
                                                                   reinterpret_cast<uintptr_t>(&x.u)));
   if (SB_UNLIKELY(n - 1 >= 16 || !sb_can_read16(p))) return leaf_hash_slow(x, pool);  // n = 0 or n > 16
-  const uint64_t lo = sb_r8(p) & sb_mask16_of[n].lo, hi = sb_r8(p + 8) & sb_mask16_of[n].hi;
+  uint64_t lo, hi;
+  sb_read16_masked(p, n, &lo, &hi);
   return sb_mum(lo ^ c.x1, hi ^ n ^ c.x2);
 }
 

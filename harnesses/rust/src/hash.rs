@@ -85,7 +85,7 @@ pub fn select(c: bool, a: u64, b: u64) -> u64 {
 
 /// The masks that keep the first `n` (0..=16) bytes of the two little-endian words at a string's
 /// start: `w(0)` and `w(8)` of spec/hash.md, bytes past `n` counted as 0.
-pub const MASK16: [(u64, u64); 17] = {
+const MASK16: [(u64, u64); 17] = {
     let mut m = [(0u64, 0u64); 17];
     let mut n = 1;
     while n <= 16 {
@@ -121,7 +121,7 @@ pub const FAST_SHORT: bool = cfg!(any(target_arch = "x86_64", target_arch = "aar
 /// # Safety
 /// `p` must point into a live object and the 8 bytes must lie in `p`'s page ([`can_read16`]).
 #[inline(always)]
-pub unsafe fn load8_in_page(p: *const u8) -> u64 {
+unsafe fn load8_in_page(p: *const u8) -> u64 {
     let w: u64;
     #[cfg(target_arch = "x86_64")]
     core::arch::asm!("mov {w}, qword ptr [{p}]", p = in(reg) p, w = lateout(reg) w,
@@ -137,17 +137,26 @@ pub unsafe fn load8_in_page(p: *const u8) -> u64 {
     w
 }
 
-/// `bytes(s, b)` for `1 <= n <= 16` bytes at `p`: both words read whole and masked to the `n` bytes,
-/// so every length takes the same instructions, with no branch on the length class (1-3, 4-7, 8-16
-/// bytes), which on the corpus's mixed key and string lengths mispredicts.
+/// The first `n` (0..=16) bytes at `p` as spec/hash.md's `w(0)` and `w(8)`: both words read whole
+/// and masked, so every length takes the same instructions, with no branch on the length class
+/// (1-3, 4-7, 8-16 bytes), which on the corpus's mixed key and string lengths mispredicts. The
+/// baselines' leaf ([`crate::model`]'s `FlatDoc::leaf`) reads through it too.
+///
+/// # Safety
+/// `p` must point into a live object, and `can_read16(p)`.
+#[inline(always)]
+pub unsafe fn masked16(p: *const u8, n: usize) -> (u64, u64) {
+    let (ml, mh) = MASK16[n];
+    (load8_in_page(p) & ml, load8_in_page(p.add(8)) & mh)
+}
+
+/// `bytes(s, b)` for `1 <= n <= 16` bytes at `p`, from [`masked16`].
 ///
 /// # Safety
 /// `p` must point at `n` readable bytes, `1 <= n <= 16`, and `can_read16(p)`.
 #[inline(always)]
 pub unsafe fn hash_short(s: u64, p: *const u8, n: usize) -> u64 {
-    let (ml, mh) = MASK16[n];
-    let lo = load8_in_page(p) & ml;
-    let hi = load8_in_page(p.add(8)) & mh;
+    let (lo, hi) = masked16(p, n);
     // the seed and P2 are constants at every call site: one folded constant
     mum(lo ^ P1, hi ^ n as u64 ^ (s ^ P2))
 }

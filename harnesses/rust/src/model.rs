@@ -216,11 +216,10 @@ impl FlatDoc {
         if !hash::FAST_SHORT || n.wrapping_sub(1) >= 16 || !hash::can_read16(p) {
             return self.leaf_slow(x);
         }
-        let (ml, mh) = hash::MASK16[n];
         // SAFETY: p is a string's first byte (n >= 1 of them, inside `bytes`) or a scalar node's
         // payload, and the 16 bytes from p lie in its page
-        let (w0, w1) = unsafe { (hash::load8_in_page(p), hash::load8_in_page(p.add(8))) };
-        hash::mum((w0 & ml) ^ c.x1, (w1 & mh) ^ n as u64 ^ c.x2)
+        let (lo, hi) = unsafe { hash::masked16(p, n) };
+        hash::mum(lo ^ c.x1, hi ^ n as u64 ^ c.x2)
     }
 
     /// The exact path of [`FlatDoc::leaf`]: an empty or long string, or 16 bytes across a page.

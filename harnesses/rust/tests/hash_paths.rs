@@ -1,7 +1,8 @@
 //! The hash's fast paths (`hash::hash_bytes_seeded`: a short string read as two masked words, up to
 //! 15 bytes past its end within its page; a long one's tail without a branch) against spec/hash.md's
-//! byte-by-byte definition (`hash::spec_bytes`, pinned to the spec's worked example below), for every length and placement, including strings that end exactly at a
-//! page followed by an inaccessible one (a read past that page would crash the test).
+//! byte-by-byte definition (`hash::spec_bytes`, pinned to the spec's worked example below), for
+//! every length and placement, including strings that end exactly at a page followed by an
+//! inaccessible one (a read past that page would crash the test).
 
 use serbench_rust::hash::{self, spec_bytes};
 
