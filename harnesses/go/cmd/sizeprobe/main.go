@@ -61,13 +61,12 @@ func main() {
 	if flat, err := hash.Flatten(tree); err == nil {
 		var parents []hash.FlatFrame
 		take(flat.Hash(&parents), nil)
+		var s hash.Stream
+		var frames []hash.EventFrame
+		take(flat.HashEvents(&s, &frames))
 	}
 	take(hash.Any(tree))
 	take(hash.Bin(adapters.AlignedCopy(data)), nil)
-	if ev, err := hash.Events(tree); err == nil {
-		var s hash.Stream
-		take(hash.HashEvents(&s, ev))
-	}
 	take(records.Hash(), nil)
 	for _, b := range adapters.All() {
 		if b.IsBaseline() {

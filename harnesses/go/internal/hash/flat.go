@@ -1,6 +1,7 @@
 package hash
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 )
@@ -33,12 +34,38 @@ const (
 
 // flatSeed is the seed each flat tag's leaf is mixed with: every scalar is mum(payload ^ seed, P0)
 // (true is scalar(BOOL, 1) = payload 0 with seed S(BOOL) ^ 1), a string or binary hashes its
-// bytes with its seed. A table instead of a type switch: no indirect jump to mispredict on mixed
-// types (docs/methodology.md, "Hash baselines").
+// bytes with its seed.
 var flatSeed = [8]uint64{
 	Seed(TagNull), Seed(TagBool), Seed(TagBool) ^ 1, Seed(TagUint),
 	Seed(TagNegInt), Seed(TagFloat), Seed(TagString), Seed(TagBinary),
 }
+
+// leafConst holds, by flat tag, what makes a scalar and a short string the same instructions in
+// Hash's loops (the native harness's kLeafConst, sb.h): both are mum(w0 ^ x1, w1 ^ n ^ x2) over two
+// masked words. A string's words are its first 16 bytes in the pool, n its length, x1 = P1 and x2 =
+// seed ^ P2 (Bytes' short path); a scalar's are its payload and nothing (n = 8 masks w1 to 0), with
+// x1 = seed and x2 = P0 ^ 8, which gives mum(payload ^ seed, P0). Which words and constants is a
+// table look-up and masks, never a branch: on the corpus's mixed types a branch on scalar-or-string
+// mispredicts (docs/methodology.md, "Fewer branches per value"). Rows hash their scalars with U64
+// and the like and their strings with Bytes: the same mum.
+type leafConst struct {
+	x1, x2 uint64
+	str    uint64 // all ones for a string or binary (its count is its length, its payload an offset)
+	n      uint64 // 8 for a scalar
+}
+
+// flatLeaf has 16 entries, indexed by tag&15, so the index needs no bounds check; a container's entry
+// is all zero, so its n is 0 and the loops take it out of the leaf's path.
+var flatLeaf = func() (c [16]leafConst) {
+	for t := range flatArray {
+		if t <= flatFloat {
+			c[t] = leafConst{x1: flatSeed[t], x2: P0 ^ 8, n: 8}
+		} else {
+			c[t] = leafConst{x1: P1, x2: flatSeed[t] ^ P2, str: ^uint64(0)}
+		}
+	}
+	return
+}()
 
 var (
 	emptyArray = ArrayEnd(0, 0)
@@ -113,6 +140,8 @@ func Flatten(v any) (*Flat, error) {
 		}
 		d.nodes = append(d.nodes, n)
 	}
+	// 16 bytes past the last string, so that Hash reads 16 bytes at any string's start
+	d.bytes = append(d.bytes, make([]byte, 16)...)
 	return d, nil
 }
 
@@ -127,6 +156,21 @@ func pushBytes[T string | []byte](d *Flat, tag uint8, s T) error {
 
 // scalar hashes a scalar node (tag <= flatFloat): one mum, whatever its type.
 func scalar(x flatNode) uint64 { return Mum(x.payload^flatSeed[x.tag&7], P0) }
+
+// leaf hashes a leaf node (tag below flatArray) with Hash's one-mum leaf (flatLeaf), or exactly
+// when it is an empty or long string or binary. Out of line (over the inliner's budget): for
+// HashEvents, which calls the hasher for every value anyway.
+func (d *Flat) leaf(x flatNode) uint64 {
+	c := &flatLeaf[x.tag&15]
+	n := uint64(x.count)&c.str | c.n
+	if n-1 >= 16 {
+		return d.bytesOf(x)
+	}
+	w := (*[16]byte)(d.bytes[x.payload&c.str:])
+	m := &mask16[n&31]
+	lo := (binary.LittleEndian.Uint64(w[:8])&c.str | x.payload&^c.str) & m[0]
+	return Mum(lo^c.x1, binary.LittleEndian.Uint64(w[8:])&m[1]^n^c.x2)
+}
 
 // bytesOf hashes a string or binary node with its seed.
 func (d *Flat) bytesOf(x flatNode) uint64 {
@@ -173,17 +217,25 @@ func (d *Flat) Hash(st *[]FlatFrame) uint64 {
 	f := FlatFrame{n: uint64(root.count), isMap: root.tag == flatMap}
 	i := 1
 	for {
-		// the children of f until one is a non-empty container (opened) or f ends; the leaf is
-		// written out in both loops, since Go inlines no function that makes a call (Bytes)
+		// the children of f until one is a non-empty container (opened) or f ends. The leaf is
+		// written out in both loops: as a function it is over the Go inliner's budget, and a call
+		// per value costs more (every register is the caller's to save). A scalar, or a string of
+		// 1 to 16 bytes, is one mum (flatLeaf); its 16 bytes are read from the pool, which Flatten
+		// pads, so no page check; a scalar reads 16 bytes of the pool and masks them off. Other
+		// strings (n = 0 or more than 16) and containers (n = 0) leave the leaf's path.
 		opened := false
 		if f.isMap {
 			for f.i < f.n {
 				k := nodes[i]
 				f.key = Bytes(seedStr, pool[k.payload:k.payload+uint64(k.count)])
 				x := nodes[i+1]
-				var h uint64
-				if x.tag <= flatFloat {
-					h = scalar(x)
+				c := &flatLeaf[x.tag&15]
+				n := uint64(x.count)&c.str | c.n
+				w := (*[16]byte)(pool[x.payload&c.str:])
+				m := &mask16[n&31]
+				lo := (binary.LittleEndian.Uint64(w[:8])&c.str | x.payload&^c.str) & m[0]
+				h := Mum(lo^c.x1, binary.LittleEndian.Uint64(w[8:])&m[1]^n^c.x2)
+				if n-1 < 16 { // the leaf was one mum
 				} else if x.tag < flatArray {
 					h = d.bytesOf(x)
 				} else if x.count != 0 {
@@ -200,9 +252,13 @@ func (d *Flat) Hash(st *[]FlatFrame) uint64 {
 		} else {
 			for f.i < f.n {
 				x := nodes[i]
-				var h uint64
-				if x.tag <= flatFloat {
-					h = scalar(x)
+				c := &flatLeaf[x.tag&15]
+				n := uint64(x.count)&c.str | c.n
+				w := (*[16]byte)(pool[x.payload&c.str:])
+				m := &mask16[n&31]
+				lo := (binary.LittleEndian.Uint64(w[:8])&c.str | x.payload&^c.str) & m[0]
+				h := Mum(lo^c.x1, binary.LittleEndian.Uint64(w[8:])&m[1]^n^c.x2)
+				if n-1 < 16 { // the leaf was one mum
 				} else if x.tag < flatArray {
 					h = d.bytesOf(x)
 				} else if x.count != 0 {
@@ -240,5 +296,64 @@ func (d *Flat) Hash(st *[]FlatFrame) uint64 {
 			f.acc += ArrayTerm(f.i, h)
 		}
 		f.i++
+	}
+}
+
+// EventFrame is one open container of Flat.HashEvents: its values still to come, and whether it is
+// a map.
+type EventFrame struct {
+	left  uint32
+	isMap bool
+}
+
+// HashEvents is the streaming form of the hash over the document: the hash-events baseline. It
+// feeds s what a pull parser's row feeds it (a key's hash, a value's hash, a container's open and
+// close) in document order, through the cheapest walk: pre-order over the node array, a map's
+// entries as (key, value) node pairs, the open container's count of values still to come in a
+// local and its parents on st (grown to the document's depth on the first call, then reused). No
+// switch on a value's type: a row's dispatch on its parser's token is its own cost
+// (spec/fairness.md rule 5). The native harness's hash_doc_events (common/ref.cpp).
+func (d *Flat) HashEvents(s *Stream, st *[]EventFrame) (uint64, error) {
+	s.Reset()
+	nodes, pool := d.nodes, d.bytes
+	if cap(*st) < d.maxDepth {
+		*st = make([]EventFrame, 0, d.maxDepth)
+	}
+	stack := (*st)[:0]
+	// the root is the value of a pseudo-container of one value, which has no close
+	f := EventFrame{left: uint32(min(len(nodes), 1))}
+	for i := 0; ; i++ {
+		for f.left == 0 {
+			if len(stack) == 0 {
+				return s.Value()
+			}
+			if err := s.End(); err != nil {
+				return 0, err
+			}
+			f = stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+		}
+		f.left--
+		if f.isMap {
+			k := nodes[i]
+			if err := s.Key(Bytes(seedStr, pool[k.payload:k.payload+uint64(k.count)])); err != nil {
+				return 0, err
+			}
+			i++
+		}
+		x := nodes[i]
+		if x.tag < flatArray {
+			if err := s.Emit(d.leaf(x)); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		if x.tag == flatMap {
+			s.StartMap()
+		} else {
+			s.StartArray()
+		}
+		stack = append(stack, f)
+		f = EventFrame{left: x.count, isMap: x.tag == flatMap}
 	}
 }

@@ -26,6 +26,17 @@ func sameAsTree(t *testing.T, name string, v any) {
 	if got := flatHash(t, v); got != want {
 		t.Errorf("%s: flat %s, tree %s", name, Hex64(got), Hex64(want))
 	}
+	d, err := Flatten(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s Stream
+	var st []EventFrame
+	for range 2 { // the second call reuses the hasher's and the walk's stacks
+		if got, err := d.HashEvents(&s, &st); got != want || err != nil {
+			t.Errorf("%s: flat events %s (%v), tree %s", name, Hex64(got), err, Hex64(want))
+		}
+	}
 }
 
 func TestFlatWalkHashesEveryTypeAsTheTreeWalk(t *testing.T) {

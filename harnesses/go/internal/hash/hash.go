@@ -81,52 +81,101 @@ func I64(v int64) uint64 {
 // F64 hashes the IEEE-754 bits of a float64 (so -0.0 != 0.0 and 1.0 != 1).
 func F64(f float64) uint64 { return Mum(math.Float64bits(f)^seedFloat, P0) }
 
-// tail16 reads the last 1 to 15 bytes as two zero-padded little-endian words.
-func tail16(t []byte) (uint64, uint64) {
-	n := len(t)
-	if n >= 8 {
-		hi := binary.LittleEndian.Uint64(t[n-8:]) >> (8 * (16 - n))
-		if n == 8 {
-			hi = 0
+// canRead16 is true when the 16 bytes at p lie in one 4 KiB page. Pages are 4 KiB or a multiple of
+// it, so those bytes are then mapped if p is: a read of up to 15 bytes past a string's end, within
+// its page, never faults, whatever holds the string. The bytes read past the end are masked off
+// before use, so they never change a hash. The same check as the native harness's sb_can_read16 and
+// the Rust harness's hash::masked16.
+func canRead16(p *byte) bool { return uintptr(unsafe.Pointer(p))&4095 <= 4096-16 }
+
+// mask16 keeps the first n (0..16) bytes of the two little-endian words at a string's start: w(0)
+// and w(8) of spec/hash.md, with the bytes past n counted as 0. 32 entries, indexed by n&31, so the
+// index needs no bounds check.
+var mask16 = func() (m [32][2]uint64) {
+	for n := 0; n <= 16; n++ {
+		m[n][0] = ^uint64(0) >> (64 - 8*min(n, 8)) // n = 0: a shift by 64 is 0 in Go
+		if n > 8 {
+			m[n][1] = ^uint64(0) >> (64 - 8*(n-8))
 		}
-		return binary.LittleEndian.Uint64(t), hi
 	}
-	if n >= 4 {
-		lo := uint64(binary.LittleEndian.Uint32(t)) | uint64(binary.LittleEndian.Uint32(t[n-4:]))<<(8*(n-4))
-		return lo, 0
-	}
-	lo := uint64(t[0]) | uint64(t[n/2])<<(8*(n/2)) | uint64(t[n-1])<<(8*(n-1))
-	return lo, 0
+	return
+}()
+
+// Masked16 reads the first n (0..16) bytes at p as w(0) and w(8), both words whole and masked, when
+// canRead16(p): every length takes the same instructions, with no branch on its class (1-3, 4-8,
+// 9-16 bytes), which on the corpus's mixed key and string lengths mispredicts (docs/methodology.md,
+// "Fewer branches per value"). The 16 bytes are read through a slice of p's own pointer, so the only
+// pointer the collector can ever see is p, which points into the string.
+func masked16(p *byte, n uint) (lo, hi uint64) {
+	w := unsafe.Slice(p, 16)
+	m := &mask16[n&31]
+	return binary.LittleEndian.Uint64(w) & m[0], binary.LittleEndian.Uint64(w[8:]) & m[1]
 }
 
-// Bytes is bytes(s, b) of spec/hash.md: the length first, then two lanes of 32 bytes per step,
-// then 16 bytes at a time (zero-padded).
+// Bytes is bytes(s, b) of spec/hash.md. A string of 1 to 16 bytes (most keys, half the corpus's
+// strings) is one mum over two masked words with no branch on its length; longer ones, empty ones
+// (whose pointer may be nil) and the rare short one at a page's end take bytesSlow.
 func Bytes(s uint64, b []byte) uint64 {
+	n := uint(len(b))
+	if p := unsafe.SliceData(b); n-1 < 16 && canRead16(p) {
+		lo, hi := masked16(p, n)
+		return Mum(lo^P1, hi^s^uint64(n)^P2)
+	}
+	return bytesSlow(s, b)
+}
+
+// bytesSlow is bytes(s, b) read exactly: the length first, then two lanes of 32 bytes per step,
+// then 16 bytes at a time (zero-padded).
+func bytesSlow(s uint64, b []byte) uint64 {
 	n := len(b)
-	if n == 0 {
-		return s
+	if n <= 16 {
+		if n == 0 {
+			return s
+		}
+		var w [16]byte
+		copy(w[:], b)
+		return Mum(binary.LittleEndian.Uint64(w[:])^P1, binary.LittleEndian.Uint64(w[8:])^uint64(n)^s^P2)
 	}
-	if n < 16 {
-		lo, hi := tail16(b)
-		return Mum(lo^P1, hi^uint64(n)^s^P2)
-	}
+	return bytesLong(s, b)
+}
+
+// bytesLong is bytes(s, b) for more than 16 bytes: the 32-byte steps, then at most one whole 16-byte
+// block and the last 0..16 bytes in lane a, taken without a branch on how many remain (selects, and
+// the 16 bytes that end the string read as two words and shifted as one 128-bit value), so a string
+// costs one mispredicted branch at most, its loop's exit. The native harness's sb_hash_bytes_long.
+func bytesLong(s uint64, b []byte) uint64 {
+	n := len(b)
 	a := s ^ uint64(n)
 	var c uint64
-	for len(b) >= 32 {
-		a = Mum(binary.LittleEndian.Uint64(b)^P1, binary.LittleEndian.Uint64(b[8:])^a^P2)
-		c = Mum(binary.LittleEndian.Uint64(b[16:])^P3, binary.LittleEndian.Uint64(b[24:])^c^P0)
-		b = b[32:]
+	for i := 0; i+32 <= n; i += 32 {
+		w := b[i : i+32]
+		a = Mum(binary.LittleEndian.Uint64(w)^P1, binary.LittleEndian.Uint64(w[8:])^a^P2)
+		c = Mum(binary.LittleEndian.Uint64(w[16:])^P3, binary.LittleEndian.Uint64(w[24:])^c^P0)
 	}
-	if len(b) >= 16 {
-		a = Mum(binary.LittleEndian.Uint64(b)^P1, binary.LittleEndian.Uint64(b[8:])^a^P2)
-		b = b[16:]
+	rem := n & 31
+	block := uint64(0) // 1: a whole 16-byte block at n-rem, then rem-16 bytes
+	if rem > 16 {
+		block = 1
 	}
-	if len(b) > 0 {
-		lo, hi := tail16(b)
-		a = Mum(lo^P1, hi^a^P2)
+	// the block's words are read at n-rem when it is taken, else at n-16 (inside the string, n > 16)
+	q := b[select64(block, uint64(n-rem), uint64(n-16)):][:16]
+	a = select64(block, Mum(binary.LittleEndian.Uint64(q)^P1, binary.LittleEndian.Uint64(q[8:])^a^P2), a)
+	r := uint64(rem) - 16*block // 0..16 bytes left, the last r of the string
+	e := b[n-16:]
+	w0, w1 := binary.LittleEndian.Uint64(e), binary.LittleEndian.Uint64(e[8:])
+	sh := 8 * (16 - r) // 0..128; Go's shifts by 64 or more give 0, so each term below is exact
+	lo := w0>>sh | w1<<(64-sh) | w1>>(sh-64)
+	hi := w1 >> sh
+	rest := uint64(0)
+	if r != 0 {
+		rest = 1
 	}
-	return a ^ c
+	return select64(rest, Mum(lo^P1, hi^a^P2), a) ^ c
 }
+
+// select64 is c ? x : y (c is 0 or 1) as arithmetic, so that the compiler cannot turn it into a
+// branch: the conditions it is used for change from one string to the next.
+func select64(c, x, y uint64) uint64 { return y ^ ((x ^ y) & -c) }
 
 // Str hashes a string without copying it.
 func Str(s string) uint64 {

@@ -117,12 +117,13 @@ func TestEventsOfATreeNested100000DeepHashAsTheTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := Events(v)
+	d, err := Flatten(v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var s Stream
-	if h, err := HashEvents(&s, ev); err != nil || h != tree {
+	var st []EventFrame
+	if h, err := d.HashEvents(&s, &st); err != nil || h != tree {
 		t.Fatalf("events %s %v, tree %s", Hex64(h), err, Hex64(tree))
 	}
 }
