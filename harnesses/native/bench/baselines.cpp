@@ -160,6 +160,11 @@ const BenchInfo& bench_info() {
     i.tests = {"write"};
     i.notes = "baseline for write: hash the encoded bytes (the input file's bytes)";
 #endif
+#if defined(SB_COUNTED_WALKS)  // bench-<id>-counted (CMakeLists.txt): run for --iterations only
+    for (const auto& t : i.tests)
+      i.measures[t] = "instruction-count build (bench-" + i.id + "-counted): " + i.notes +
+                      "; the leaf of fewest instructions (sb.h, leaf_hash)";
+#endif
     i.library = "serbench";
     i.version = "1";
     i.formats = {"json", "json-pretty", "msgpack", "cbor", "bson", "ubjson", "ubjson-plain"};

@@ -88,6 +88,16 @@ alignas(64) inline constexpr LeafConst kLeafConst[] = {leaf_const(0), leaf_const
 // exact path.
 uint64_t leaf_hash_slow(const Node& x, const char* pool);
 inline uint64_t leaf_hash(const Node& x, const char* pool) {
+#if defined(SB_COUNTED_WALKS)
+  // The baselines' executables for `run --iterations` (bench-<id>-counted, CMakeLists.txt): the leaf
+  // of fewest instructions, with a branch on scalar-or-string. The selects below take fewer cycles
+  // than a mispredicted branch but about 20 instructions more per scalar, which counted would be
+  // subtracted from rows that never execute them (protocol.md step 9; docs/methodology.md, "What
+  // the instruction counts see"). Same hash, as leaf_hash_slow's exact path.
+  const uint8_t u = static_cast<uint8_t>(x.type);
+  if (u <= static_cast<uint8_t>(T::Double)) return sb_scalar(kLeafSeed[u], x.u);
+  return sb_hash_bytes(kLeafSeed[u], pool + x.off, x.count);
+#endif
   const uint8_t t = static_cast<uint8_t>(x.type);
   const LeafConst& c = kLeafConst[t];
   const size_t n = (x.count & c.nmask) | c.n;

@@ -182,9 +182,15 @@ int cmd_selftest(int argc, char** argv) {
   std::string args;
   for (int i = 2; i < argc; i++) args += " " + quote(argv[i]);
   int pass = 0, fail = 0, skip = 0, crashed = 0;
+  // every benchmark, and the instruction-count executables of the baselines that have one
+  std::vector<std::string> paths;
   for (const auto& e : manifest()) {
+    paths.push_back(bench_path(e.id));
+    if (access((paths.back() + "-counted").c_str(), X_OK) == 0) paths.push_back(paths.back() + "-counted");
+  }
+  for (const auto& path : paths) {
     int rc;
-    std::string out = capture(quote(bench_path(e.id)) + " selftest" + args, rc);
+    std::string out = capture(quote(path) + " selftest" + args, rc);
     fputs(out.c_str(), stdout);
     fflush(stdout);
     std::istringstream ss(out);
@@ -194,7 +200,7 @@ int cmd_selftest(int argc, char** argv) {
     }
     if (rc != 0 && rc != 1) {  // 1 = some check failed (already counted); anything else is a crash
       crashed++;
-      fprintf(stderr, "bench-%s selftest exited with %d\n", e.id.c_str(), rc);
+      fprintf(stderr, "%s selftest exited with %d\n", path.c_str(), rc);
     }
   }
   fprintf(stderr, "%d passed, %d failed, %d skipped\n", pass, fail, skip);
@@ -228,7 +234,12 @@ int main(int argc, char** argv) {
       return 2;
     }
     // Replace this process: the orchestrator's timeout and signals reach the benchmark directly.
-    const std::string path = bench_path(id);
+    // Under --iterations a baseline with a walk of fewer instructions runs that (CMakeLists.txt,
+    // bench-<id>-counted; protocol.md step 9).
+    std::string path = bench_path(id);
+    bool counting = false;
+    for (int i = 2; i < argc; i++) counting = counting || std::string(argv[i]) == "--iterations";
+    if (counting && access((path + "-counted").c_str(), X_OK) == 0) path += "-counted";
     argv[0] = const_cast<char*>(path.c_str());
     execv(path.c_str(), argv);
     perror(path.c_str());

@@ -1,6 +1,7 @@
 #!/bin/sh
 # ctest: `run` with a tiny budget writes a valid results file (check, info, samples), `--alloc`
-# writes an alloc row and `--iterations N` one sample row of N iterations.
+# writes an alloc row and `--iterations N` one sample row of N iterations, from the baseline's
+# instruction-count build (bench-<id>-counted).
 # Usage: run_results.sh <serbench-native> <vectors dir>
 set -eu
 drv=$1
@@ -36,7 +37,15 @@ samples = [r for r in rows if r["kind"] == "sample"]
 assert len(samples) == 1 and samples[0]["iterations"] == 7, rows
 assert not any("batch" in r for r in rows), rows
 assert rows[0]["kind"] == "check" and rows[0]["ok"] is True, rows[0]
+# the driver ran the instruction-count build of the baseline (bench-hash-object-counted)
+info = [r for r in rows if r["kind"] == "info"]
+assert info and "instruction-count build" in info[0]["measures"], info
 PY
+# and only under --iterations
+: >"$out"
+"$drv" run --bench hash-object --test tree --format json --file "$vec/all-types.json" \
+  --expect-hash "$hash" --results "$out" --budget-ms 5 --min-samples 1
+grep -q '"kind":"info"' "$out" && ! grep -q "instruction-count build" "$out" || { echo "time run used the counted build"; exit 1; }
 rc=0
 "$drv" run --bench hash-object --test tree --format json --file "$vec/all-types.json" \
   --expect-hash "$hash" --results "$out" --iterations 0 2>/dev/null || rc=$?

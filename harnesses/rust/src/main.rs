@@ -1,7 +1,9 @@
 //! serbench Rust harness: list, run, verify, selftest (spec/protocol.md, protocol 1).
 
 use serbench_rust::adapters::{self, Bench, Encoder, OneCodec, TypedEncoder};
-use serbench_rust::model::{hash_flat, hash_flat_events, hash_val, ref_decode, FlatDoc, Val};
+use serbench_rust::model::{
+    hash_flat, hash_flat_counted, hash_flat_events, hash_flat_events_counted, hash_val, ref_decode, FlatDoc, Val,
+};
 use serbench_rust::typed::{self, Records, Schema};
 use serbench_rust::{alloc, codesize, hash, measure};
 use serde_json::{json, Value as J};
@@ -66,12 +68,14 @@ enum Prepared {
     Decode(adapters::DecodeFn),
     Write(Encoder),
     HashData,
-    /// the document flattened for the cheapest walk (spec/fairness.md rule 5)
-    HashObject(FlatDoc),
+    /// the document flattened for the cheapest walk (spec/fairness.md rule 5); true: the walk of
+    /// fewest instructions, under --iterations (model::hash_flat_counted)
+    HashObject(FlatDoc, bool),
     /// the document as the harness's tree, walked as tree rows walk theirs (reference `hash-walk`)
     HashWalk(Val),
-    /// the document flattened, walked in document order through the streaming hash (rule 5)
-    HashEvents(FlatDoc),
+    /// the document flattened, walked in document order through the streaming hash (rule 5); true:
+    /// under --iterations, as HashObject
+    HashEvents(FlatDoc, bool),
     /// the crate's encoder of the records, and its decoder for the check
     TypedEncode(TypedEncoder, adapters::TypedDecodeFn, Schema),
     /// typed-decode / typed-access: the crate's decoder or accessor, the schema, and the crate's own
@@ -155,7 +159,9 @@ fn typed_input(data: &[u8]) -> Result<Records, Fail> {
     typed::load(data).map_err(Fail::Input)
 }
 
-fn prepare(b: &Bench, test: &str, fmt: &str, data: &[u8]) -> Result<Prepared, Fail> {
+/// `counting`: the run is `--iterations` (protocol step 9), so the flat baselines take the walks of
+/// fewest instructions instead of fewest branches.
+fn prepare(b: &Bench, test: &str, fmt: &str, data: &[u8], counting: bool) -> Result<Prepared, Fail> {
     if b.is_baseline() {
         return Ok(match test {
             "write" => Prepared::HashData,
@@ -169,9 +175,9 @@ fn prepare(b: &Bench, test: &str, fmt: &str, data: &[u8]) -> Result<Prepared, Fa
                 let wire = typed_wire(fmt, &r).map_err(Fail::Library)?;
                 Prepared::HashTyped(r, wire)
             }
-            _ if b.id == "hash-events" => Prepared::HashEvents(FlatDoc::new(&reference(fmt, data)?)),
+            _ if b.id == "hash-events" => Prepared::HashEvents(FlatDoc::new(&reference(fmt, data)?), counting),
             _ if b.id == "hash-walk" => Prepared::HashWalk(reference(fmt, data)?),
-            _ => Prepared::HashObject(FlatDoc::new(&reference(fmt, data)?)),
+            _ => Prepared::HashObject(FlatDoc::new(&reference(fmt, data)?), counting),
         });
     }
     match test {
@@ -237,9 +243,9 @@ fn check(p: &Prepared, fmt: &str, data: &[u8]) -> Result<(u64, Option<Vec<u8>>),
             Ok((hash_val(&v), Some(out)))
         }
         Prepared::HashData => Ok((hash_val(&reference(fmt, data)?), None)),
-        Prepared::HashObject(d) => Ok((hash_flat(d, &mut Vec::new()), None)),
+        Prepared::HashObject(d, _) => Ok((hash_flat(d, &mut Vec::new()), None)),
         Prepared::HashWalk(v) => Ok((hash_val(v), None)),
-        Prepared::HashEvents(d) => Ok((hash_flat_events(d, &mut Vec::new()).map_err(Fail::Input)?, None)),
+        Prepared::HashEvents(d, _) => Ok((hash_flat_events(d, &mut Vec::new()).map_err(Fail::Input)?, None)),
         Prepared::TypedEncode(enc, dec, schema) => guarded(|| {
             let out = enc()?;
             let h = dec(fmt, *schema, AlignedCopy::new(&out).bytes())
@@ -268,12 +274,13 @@ fn timed_op<'a>(p: &'a Prepared, fmt: &'a str, data: &'a [u8]) -> Box<measure::O
             Ok(hash::hash_bin(&out))
         }),
         Prepared::HashData => Box::new(move || Ok(hash::hash_bin(black_box(data)))),
-        Prepared::HashObject(d) => {
+        Prepared::HashObject(d, counting) => {
             // the walk's stack of parents, grown by the first call (calibration), then reused
             let mut st = Vec::new();
+            let walk = if *counting { hash_flat_counted } else { hash_flat };
             Box::new(move || {
                 let copy = black_box(data.to_vec());
-                let h = hash_flat(black_box(d), &mut st);
+                let h = walk(black_box(d), &mut st);
                 drop(copy);
                 Ok(h)
             })
@@ -284,13 +291,14 @@ fn timed_op<'a>(p: &'a Prepared, fmt: &'a str, data: &'a [u8]) -> Box<measure::O
             drop(copy);
             Ok(h)
         }),
-        Prepared::HashEvents(d) => {
+        Prepared::HashEvents(d, counting) => {
             // the walk's stack of open containers, grown by the first call (calibration), then
             // reused; the StreamHasher is made per call, as the rows make theirs
             let mut st = Vec::new();
+            let walk = if *counting { hash_flat_events_counted } else { hash_flat_events };
             Box::new(move || {
                 let copy = black_box(data.to_vec());
-                let h = hash_flat_events(black_box(d), &mut st);
+                let h = walk(black_box(d), &mut st);
                 drop(copy);
                 h
             })
@@ -653,7 +661,7 @@ fn cmd_run(benches: &[Bench], argv: &[String]) -> i32 {
         Ok(f) => Results(f),
         Err(e) => return usage(&format!("cannot open {results}: {e}")),
     };
-    let prepared = match prepare(b, &test, &fmt, &data) {
+    let prepared = match prepare(b, &test, &fmt, &data, iterations > 0) {
         Ok(p) => keep(p),
         Err(e) => {
             out.row("error", json!({"reason": e.reason()}));
@@ -790,7 +798,7 @@ fn cmd_verify(benches: &[Bench], argv: &[String]) -> i32 {
         Ok(d) => d,
         Err(e) => return usage(&format!("cannot read {file}: {e}")),
     };
-    let prepared = match prepare(b, &test, &fmt, &data) {
+    let prepared = match prepare(b, &test, &fmt, &data, false) {
         Ok(p) => keep(p),
         Err(e) => {
             println!("{}", json!({"error": e.reason()}));
@@ -842,7 +850,7 @@ fn cmd_selftest(benches: &[Bench], argv: &[String]) -> i32 {
                         ("skip", Some("vector lists it in skip".to_string()))
                     } else {
                         let res = std::fs::read(dir.join(file)).map_err(|e| e.to_string()).and_then(|data| {
-                            prepare(b, test, fmt, &data)
+                            prepare(b, test, fmt, &data, false)
                                 .and_then(|p| check(&p, fmt, &data))
                                 .map_err(|e| e.reason().to_string())
                         });

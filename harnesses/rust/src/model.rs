@@ -225,6 +225,13 @@ impl FlatDoc {
     /// The exact path of [`FlatDoc::leaf`]: an empty or long string, or 16 bytes across a page.
     #[inline(never)]
     fn leaf_slow(&self, x: &FlatNode) -> u64 {
+        self.leaf_exact(x)
+    }
+
+    /// A leaf with a branch on scalar-or-string: the fewest instructions (no selects), the leaf of
+    /// the baselines under `--iterations` ([`hash_flat_counted`]) and [`FlatDoc::leaf`]'s exact path.
+    #[inline(always)]
+    fn leaf_exact(&self, x: &FlatNode) -> u64 {
         let seed = FLAT_SEED[(x.tag & 7) as usize];
         if x.tag <= F_FLOAT {
             return hash::mum(x.payload ^ seed, hash::P0);
@@ -258,10 +265,32 @@ pub struct FlatFrame {
 /// container and whether the container has ended. `st` holds the parents, reused across calls.
 /// The same walk as the native harness's `hash_doc` (common/ref.cpp).
 pub fn hash_flat(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u64 {
+    hash_flat_with::<false>(d, st)
+}
+
+/// [`hash_flat`] with [`FlatDoc::leaf_exact`], for the `hash-object` baseline under `--iterations`
+/// (protocol.md step 9): the one-mum leaf's selects take fewer cycles than a mispredicted branch but
+/// about 20 instructions more per scalar, which counted would be subtracted from rows that never
+/// execute them (docs/methodology.md, "What the instruction counts see"). The same hash.
+pub fn hash_flat_counted(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u64 {
+    hash_flat_with::<true>(d, st)
+}
+
+/// The leaf of the flat walks: the fewest branches, or with `EXACT` the fewest instructions.
+#[inline(always)]
+fn flat_leaf<const EXACT: bool>(d: &FlatDoc, x: &FlatNode) -> u64 {
+    if EXACT {
+        d.leaf_exact(x)
+    } else {
+        d.leaf(x)
+    }
+}
+
+fn hash_flat_with<const EXACT: bool>(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u64 {
     let nodes = &d.nodes[..];
     let Some(root) = nodes.first() else { return 0 };
     if root.tag < F_ARRAY {
-        return d.leaf(root);
+        return flat_leaf::<EXACT>(d, root);
     }
     if root.count == 0 {
         return FlatDoc::empty(*root);
@@ -284,7 +313,7 @@ pub fn hash_flat(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u64 {
                 );
                 let x = &nodes[i + 1];
                 let h = if x.tag < F_ARRAY {
-                    d.leaf(x)
+                    flat_leaf::<EXACT>(d, x)
                 } else if x.count != 0 {
                     i += 1;
                     break true;
@@ -302,7 +331,7 @@ pub fn hash_flat(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u64 {
                 }
                 let x = &nodes[i];
                 let h = if x.tag < F_ARRAY {
-                    d.leaf(x)
+                    flat_leaf::<EXACT>(d, x)
                 } else if x.count != 0 {
                     break true;
                 } else {
@@ -346,6 +375,16 @@ pub struct FlatEventFrame {
 /// `hash_doc_events` (common/ref.cpp). The hasher's errors cannot occur on a `FlatDoc` built by
 /// [`FlatDoc::new`], but are passed on rather than assumed away.
 pub fn hash_flat_events(d: &FlatDoc, st: &mut Vec<FlatEventFrame>) -> Result<u64, String> {
+    hash_flat_events_with::<false>(d, st)
+}
+
+/// [`hash_flat_events`] with [`FlatDoc::leaf_exact`], for the `hash-events` baseline under
+/// `--iterations`, as [`hash_flat_counted`].
+pub fn hash_flat_events_counted(d: &FlatDoc, st: &mut Vec<FlatEventFrame>) -> Result<u64, String> {
+    hash_flat_events_with::<true>(d, st)
+}
+
+fn hash_flat_events_with<const EXACT: bool>(d: &FlatDoc, st: &mut Vec<FlatEventFrame>) -> Result<u64, String> {
     let nodes = &d.nodes[..];
     let mut h = hash::StreamHasher::new();
     st.clear();
@@ -371,7 +410,7 @@ pub fn hash_flat_events(d: &FlatDoc, st: &mut Vec<FlatEventFrame>) -> Result<u64
         let x = &nodes[i];
         i += 1;
         if x.tag < F_ARRAY {
-            h.emit(d.leaf(x))?;
+            h.emit(flat_leaf::<EXACT>(d, x))?;
         } else {
             let is_map = x.tag == F_MAP;
             if is_map {

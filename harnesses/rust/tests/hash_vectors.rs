@@ -2,7 +2,10 @@
 //! decoders' trees, and the streaming hasher driven by events from the same trees and by the flat walk.
 
 use serbench_rust::hash::{self, StreamHasher};
-use serbench_rust::model::{hash_flat_events, hash_val, ref_decode, FlatDoc, Val, REF_FORMATS};
+use serbench_rust::model::{
+    hash_flat, hash_flat_counted, hash_flat_events, hash_flat_events_counted, hash_val, ref_decode, FlatDoc, Val,
+    REF_FORMATS,
+};
 use std::path::PathBuf;
 
 fn vectors_dir() -> PathBuf {
@@ -51,8 +54,16 @@ fn tree_and_stream_hashes_match_every_vector() {
             stream(&tree, &mut s);
             assert_eq!(hash::hex64(s.value().unwrap()), expected, "stream hash of {name} ({fmt})");
             // the streaming form over the flat document, as the `hash-events` baseline walks it
-            let flat = hash_flat_events(&FlatDoc::new(&tree), &mut st).unwrap();
+            let doc = FlatDoc::new(&tree);
+            let flat = hash_flat_events(&doc, &mut st).unwrap();
             assert_eq!(hash::hex64(flat), expected, "flat streaming walk of {name} ({fmt})");
+            // and the instruction-count mode's walks, with the exact leaf
+            let counted = hash_flat_events_counted(&doc, &mut st).unwrap();
+            assert_eq!(hash::hex64(counted), expected, "counted flat streaming walk of {name} ({fmt})");
+            let mut frames = Vec::new();
+            assert_eq!(hash::hex64(hash_flat(&doc, &mut frames)), expected, "flat walk of {name} ({fmt})");
+            let counted = hash_flat_counted(&doc, &mut frames);
+            assert_eq!(hash::hex64(counted), expected, "counted flat walk of {name} ({fmt})");
             checked += 1;
         }
     }
