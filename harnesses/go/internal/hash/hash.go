@@ -117,7 +117,7 @@ func masked16(p *byte, n uint) (lo, hi uint64) {
 // (whose pointer may be nil) and the rare short one at a page's end take bytesSlow.
 func Bytes(s uint64, b []byte) uint64 {
 	n := uint(len(b))
-	if p := unsafe.SliceData(b); n-1 < 16 && canRead16(p) {
+	if p := unsafe.SliceData(b); !raceBuild && n-1 < 16 && canRead16(p) {
 		lo, hi := masked16(p, n)
 		return Mum(lo^P1, hi^s^uint64(n)^P2)
 	}
