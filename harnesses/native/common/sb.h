@@ -97,7 +97,7 @@ inline uint64_t leaf_hash(const Node& x, const char* pool) {
   const uint8_t u = static_cast<uint8_t>(x.type);
   if (u <= static_cast<uint8_t>(T::Double)) return sb_scalar(kLeafSeed[u], x.u);
   return sb_hash_bytes(kLeafSeed[u], pool + x.off, x.count);
-#endif
+#else
   const uint8_t t = static_cast<uint8_t>(x.type);
   const LeafConst& c = kLeafConst[t];
   const size_t n = (x.count & c.nmask) | c.n;
@@ -108,6 +108,7 @@ inline uint64_t leaf_hash(const Node& x, const char* pool) {
   uint64_t lo, hi;
   sb_read16_masked(p, n, &lo, &hi);
   return sb_mum(lo ^ c.x1, hi ^ n ^ c.x2);
+#endif
 }
 
 // The streaming form (sb_hasher_*) over a Doc, with the same cheapest walk as hash_doc: the

@@ -154,12 +154,9 @@ func pushBytes[T string | []byte](d *Flat, tag uint8, s T) error {
 	return nil
 }
 
-// scalar hashes a scalar node (tag <= flatFloat): one mum, whatever its type.
-func scalar(x flatNode) uint64 { return Mum(x.payload^flatSeed[x.tag&7], P0) }
-
 // leaf hashes a leaf node (tag below flatArray) with Hash's one-mum leaf (flatLeaf), or exactly
 // when it is an empty or long string or binary. Out of line (over the inliner's budget): for
-// HashEvents, which calls the hasher for every value anyway.
+// HashEvents, which calls the hasher for every value anyway, and for a root that is a leaf.
 func (d *Flat) leaf(x flatNode) uint64 {
 	c := &flatLeaf[x.tag&15]
 	n := uint64(x.count)&c.str | c.n
@@ -201,11 +198,8 @@ func (d *Flat) Hash(st *[]FlatFrame) uint64 {
 		return 0 // not a document; Flatten never makes one
 	}
 	root := nodes[0]
-	if root.tag <= flatFloat {
-		return scalar(root)
-	}
 	if root.tag < flatArray {
-		return d.bytesOf(root)
+		return d.leaf(root)
 	}
 	if root.count == 0 {
 		return emptyContainer(root)

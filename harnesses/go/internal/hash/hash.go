@@ -101,7 +101,7 @@ var mask16 = func() (m [32][2]uint64) {
 	return
 }()
 
-// Masked16 reads the first n (0..16) bytes at p as w(0) and w(8), both words whole and masked, when
+// masked16 reads the first n (0..16) bytes at p as w(0) and w(8), both words whole and masked, when
 // canRead16(p): every length takes the same instructions, with no branch on its class (1-3, 4-8,
 // 9-16 bytes), which on the corpus's mixed key and string lengths mispredicts (docs/methodology.md,
 // "Fewer branches per value"). The 16 bytes are read through a slice of p's own pointer, so the only
