@@ -23,7 +23,7 @@ type Typed struct {
 }
 
 // TypedDecodeFn reads a library's encoding of records of schema s (a fresh, 16-byte aligned copy
-// the library may keep) and returns the typed document hash.
+// the library may keep until the operation returns) and returns the typed document hash.
 type TypedDecodeFn func(format string, s typed.Schema, data []byte) (uint64, error)
 
 // OneCodec is one record at a time (--latency): Encode encodes record i; Decode decodes one
@@ -39,15 +39,31 @@ var EncDec = []string{"typed-encode", "typed-decode"}
 // TypedFormats are the typed wire format ids of this harness's rows (spec/typed.md).
 var TypedFormats = []string{"json", "msgpack", "cbor", "bson", "protobuf", "flatbuffers", "capnp", "gob"}
 
-// AlignedCopy is the fresh copy of the bytes every typed read starts from: one allocation and one
-// memcpy, 16-byte aligned (spec/typed.md, as a Vec clone in Rust), since Go's small size classes
-// only guarantee 8.
-func AlignedCopy(src []byte) []byte {
-	buf := make([]byte, len(src)+15)
-	off := int(-uintptr(unsafe.Pointer(unsafe.SliceData(buf))) & 15)
-	b := buf[off : off+len(src) : off+len(src)]
+// AlignedBuf is the 16-byte aligned buffer every typed read copies its input into (spec/typed.md:
+// zero-copy readers need aligned input, and Go's small size classes only guarantee 8). One buffer
+// per cell, grown once and overwritten by every operation's copy, as the schemaless rows' input copy
+// (spec/fairness.md rule 1): a new buffer per operation was a 7.5 MB allocation per operation on
+// product-large, so the collector and the kernel's page faults for it ran in every sample, baseline
+// and row alike, and made the typed cells the least repeatable of the harness (docs/methodology.md,
+// "Go's typed input copy"). A library may keep the bytes it is given only for as long as the
+// operation that reads them: the next operation's copy overwrites them.
+type AlignedBuf struct{ buf []byte }
+
+// Copy copies src into the buffer, 16-byte aligned, and returns the copy.
+func (a *AlignedBuf) Copy(src []byte) []byte {
+	if len(a.buf) < len(src)+15 {
+		a.buf = make([]byte, len(src)+15)
+	}
+	off := int(-uintptr(unsafe.Pointer(unsafe.SliceData(a.buf))) & 15)
+	b := a.buf[off : off+len(src) : off+len(src)]
 	copy(b, src)
 	return b
+}
+
+// AlignedCopy is a 16-byte aligned copy of src in a buffer of its own.
+func AlignedCopy(src []byte) []byte {
+	var a AlignedBuf
+	return a.Copy(src)
 }
 
 // ReflectTyped is the typed capability of a reflection library whose API is
