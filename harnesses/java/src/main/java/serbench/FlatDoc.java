@@ -23,13 +23,43 @@ public final class FlatDoc {
     private static final long[] SEED = {Hash.S_NULL, Hash.S_BOOL, Hash.S_BOOL ^ 1, Hash.S_UINT, Hash.S_NEGINT, Hash.S_FLOAT, Hash.S_STRING, Hash.S_BINARY};
     private static final long EMPTY_ARRAY = Hash.arrayFinish(0, 0), EMPTY_MAP = Hash.mapFinish(0, 0);
 
+    /**
+     * By tag & 15, what makes a scalar and a string of 1–16 bytes the same instructions (the native
+     * harness's kLeafConst, sb.h): both are mum(w0 ^ X1, w1 ^ n ^ X2) over two masked words. A
+     * string's words are its first 16 bytes in the pool, n its length, X1 = P1 and X2 = seed ^ P2
+     * (Hash.bytes' one block); a scalar's are its payload and nothing (N = 8 masks w1 to 0), with
+     * X1 = seed and X2 = P0 ^ 8, which gives mum(payload ^ seed, P0). Which words and constants is a
+     * table look-up and masks, never a branch: on the corpus's mixed types a branch on scalar or
+     * string mispredicts (docs/methodology.md, "Fewer branches per value"). STR is all ones for a
+     * string or binary (its count is its length, its payload an offset). A container's entries are
+     * zero, so its n is 0.
+     */
+    private static final long[] X1 = new long[16], X2 = new long[16], STR = new long[16], N = new long[16];
+
+    static {
+        for (int t = 0; t < ARRAY; t++) {
+            if (t <= FLOAT) {
+                X1[t] = SEED[t];
+                X2[t] = Hash.P0 ^ 8;
+                N[t] = 8;
+            } else {
+                X1[t] = Hash.P1;
+                X2[t] = SEED[t] ^ Hash.P2;
+                STR[t] = -1L;
+            }
+        }
+    }
+
     /** per node: its tag */
     final byte[] tag;
     /** per node: children (array), entries (map) or byte length (string, binary) */
     final int[] count;
     /** per node: a scalar's 64 bits, or the offset of a string's bytes in {@link #pool} */
     final long[] payload;
-    /** every string's and binary's bytes (UTF-8 for strings), in document order */
+    /**
+     * every string's and binary's bytes (UTF-8 for strings), in document order, then 16 zero bytes,
+     * so the leaf reads 16 bytes at any string's start (and a scalar's 16 at 0) without a check
+     */
     final byte[] pool;
     /** nodes */
     final int size;
@@ -40,7 +70,7 @@ public final class FlatDoc {
         tag = Arrays.copyOf(b.tag, b.n);
         count = Arrays.copyOf(b.count, b.n);
         payload = Arrays.copyOf(b.payload, b.n);
-        pool = Arrays.copyOf(b.pool, b.used);
+        pool = Arrays.copyOf(b.pool, b.used + 16);
         size = b.n;
         maxDepth = b.maxDepth;
     }
@@ -221,10 +251,65 @@ public final class FlatDoc {
             }
         }
 
+        /**
+         * A leaf's hash: one mum for a scalar or a string or binary of 1–16 bytes (the tables above),
+         * Hash.bytes for an empty or longer one. Small enough for the JIT to inline in both loops.
+         */
         private static long leaf(byte t, long payload, int count, byte[] pool) {
-            long seed = SEED[t & 7];
-            if (t <= FLOAT) return Hash.mum(payload ^ seed, Hash.P0);
-            return Hash.bytes(seed, pool, (int) payload, count);
+            int k = t & 15;
+            long str = STR[k];
+            long n = (count & str) | N[k];
+            if (((n - 1) >>> 4) != 0) return Hash.bytes(SEED[k & 7], pool, (int) payload, count);
+            int at = (int) (payload & str);
+            long lo = (((long) Hash.LE.get(pool, at) & str) | (payload & ~str)) & Hash.MASK_LO[(int) n];
+            long hi = (long) Hash.LE.get(pool, at + 8) & Hash.MASK_HI[(int) n];
+            return Hash.mum(lo ^ X1[k], hi ^ n ^ X2[k]);
+        }
+
+        /**
+         * The streaming form of the hash over the document: the `hash-events` baseline (spec/fairness.md
+         * rule 5). The document's values go into the streaming hasher in document order, keys as
+         * their hashes, each leaf hashed as {@link #hash} hashes it, with no per-event type switch:
+         * that dispatch is what a token reader does for itself, so it stays in the row's net time (the
+         * native `hash_doc_events`, Go's `Flat.HashEvents`). The parents' counts wait in the same
+         * reused stacks as {@link #hash}'s.
+         */
+        public long hashEvents(FlatDoc d, StreamHasher s) throws Hash.OutOfModel {
+            s.reset();
+            if (ns.length < d.maxDepth) grow(d.maxDepth);
+            byte[] tag = d.tag;
+            int[] count = d.count;
+            long[] payload = d.payload;
+            byte[] pool = d.pool;
+            // the root is the value of a pseudo-container of one value, which has no close
+            int left = Math.min(d.size, 1), depth = 0;
+            boolean isMap = false;
+            for (int x = 0; ; x++) {
+                while (left == 0) {
+                    if (depth == 0) return s.finish();
+                    s.end();
+                    depth--;
+                    left = ns[depth];
+                    isMap = maps[depth];
+                }
+                left--;
+                if (isMap) {
+                    s.keyHash(Hash.bytes(Hash.S_STRING, pool, (int) payload[x], count[x]));
+                    x++;
+                }
+                byte t = tag[x];
+                if (t < ARRAY) {
+                    s.hashed(leaf(t, payload[x], count[x], pool));
+                    continue;
+                }
+                if (t == MAP) s.startMap();
+                else s.startArray();
+                ns[depth] = left;
+                maps[depth] = isMap;
+                depth++;
+                left = count[x];
+                isMap = t == MAP;
+            }
         }
 
         private void grow(int depth) {

@@ -113,10 +113,30 @@ public final class Hash {
         return w;
     }
 
-    private static final java.lang.invoke.VarHandle LE =
+    static final java.lang.invoke.VarHandle LE =
             java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
-    /** bytes(seed, b): spec/hash.md "Bytes". */
+    /**
+     * MASK_LO[n] and MASK_HI[n] keep the first n bytes (n at most 16; 32 entries, indexed with n & 31
+     * so the JIT drops the bounds check) of the two little-endian words read at a string's last 1–16
+     * bytes: spec/hash.md pads a block with zero bytes, and the masks make the bytes past the end
+     * read as those zeros, so the words can be read whole instead of byte by byte.
+     */
+    static final long[] MASK_LO = new long[32], MASK_HI = new long[32];
+
+    static {
+        for (int n = 0; n <= 16; n++) {
+            MASK_LO[n] = n >= 8 ? -1L : (1L << (8 * n)) - 1;
+            MASK_HI[n] = n >= 16 ? -1L : n <= 8 ? 0 : (1L << (8 * (n - 8))) - 1;
+        }
+    }
+
+    /**
+     * bytes(seed, b): spec/hash.md "Bytes". A block of 1–16 bytes with 16 readable bytes from its
+     * start (b[off + i, off + i + 16) inside the array, as in any string of a larger buffer and in
+     * every string of FlatDoc's padded pool) is read as two whole words and masked, with no branch
+     * per byte; one nearer the array's end is read byte by byte (word).
+     */
     public static long bytes(long seed, byte[] b, int off, int n) {
         long a = seed ^ n;
         long c = 0;
@@ -128,9 +148,21 @@ public final class Hash {
             c = mum(w2 ^ P3, w3 ^ c ^ P0);
             i += 32;
         }
-        while (i < n) {
-            a = mum(word(b, off, n, i) ^ P1, word(b, off, n, i + 8) ^ a ^ P2);
+        if (n - i > 16) { // a whole 16-byte block, then the last 1–15 bytes
+            a = mum((long) LE.get(b, off + i) ^ P1, (long) LE.get(b, off + i + 8) ^ a ^ P2);
             i += 16;
+        }
+        if (i < n) {
+            int r = n - i, at = off + i;
+            long w0, w1;
+            if (b.length - at >= 16) {
+                w0 = (long) LE.get(b, at) & MASK_LO[r & 31];
+                w1 = (long) LE.get(b, at + 8) & MASK_HI[r & 31];
+            } else {
+                w0 = word(b, off, n, i);
+                w1 = word(b, off, n, i + 8);
+            }
+            a = mum(w0 ^ P1, w1 ^ a ^ P2);
         }
         return a ^ c;
     }

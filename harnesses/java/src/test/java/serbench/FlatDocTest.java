@@ -84,10 +84,37 @@ class FlatDocTest {
         arr.add(null);
         List<Object> docs = new ArrayList<>(List.of(m, arr, true, false, 0L, -5L, 1.5, "root", new byte[] {9}, new ArrayList<Object>(), Model.newMap(), nested(1000, true), nested(1000, false)));
         docs.add(null);
-        for (Object doc : docs) assertEquals(Hash.hex(Model.hash(doc)), Hash.hex(flat(doc)), String.valueOf(doc));
+        FlatDoc.Hasher h = new FlatDoc.Hasher(); // reused: its stacks serve both walks
+        StreamHasher s = new StreamHasher();
+        for (Object doc : docs) {
+            assertEquals(Hash.hex(Model.hash(doc)), Hash.hex(flat(doc)), String.valueOf(doc));
+            assertEquals(Hash.hex(Model.hash(doc)), Hash.hex(h.hashEvents(FlatDoc.of(doc), s)), "events: " + doc);
+            assertEquals(Hash.hex(Model.hash(doc)), Hash.hex(h.hash(FlatDoc.of(doc))), "reused: " + doc);
+        }
         // true is payload 0 with seed S(BOOL) ^ 1: spec/hash.md's scalar(BOOL, 1)
         assertEquals(Hash.TRUE, flat(true));
         assertEquals(Hash.ofUtf8("\ud83d\ude00".getBytes(StandardCharsets.UTF_8), 0, 4), flat("\ud83d\ude00"));
+    }
+
+    @Test
+    void the_one_mum_leaf_hashes_strings_of_every_short_length_as_keys_and_values_as_the_tree_walk_does() throws Exception {
+        FlatDoc.Hasher h = new FlatDoc.Hasher();
+        StreamHasher s = new StreamHasher();
+        for (int n = 0; n <= 40; n++) {
+            String str = "\u00e9abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH".substring(0, n);
+            byte[] bin = new byte[n];
+            java.util.Arrays.fill(bin, (byte) (n + 1));
+            Map<String, Object> m = Model.newMap();
+            m.put(str, str);
+            m.put("b" + str, bin);
+            m.put("u" + str, (long) n);
+            List<Object> doc = new ArrayList<>(List.of(str, bin, m, 1.5, str));
+            for (Object d : List.of(doc, str, bin)) {
+                long want = Model.hash(d);
+                assertEquals(want, h.hash(FlatDoc.of(d)), "length " + n);
+                assertEquals(want, h.hashEvents(FlatDoc.of(d), s), "events, length " + n);
+            }
+        }
     }
 
     @Test
@@ -99,6 +126,7 @@ class FlatDocTest {
             assertEquals(100_000, d.maxDepth);
             assertEquals(nestedHash(100_000, maps), h.hash(d), maps ? "maps" : "arrays");
             assertEquals(Model.hash(doc), h.hash(d), maps ? "maps" : "arrays");
+            assertEquals(nestedHash(100_000, maps), h.hashEvents(d, new StreamHasher()), maps ? "maps (events)" : "arrays (events)");
         }
         // a shallower document after a deep one: the stacks are reused, not reset
         assertEquals(nestedHash(3, true), h.hash(FlatDoc.of(nested(3, true))));

@@ -25,7 +25,7 @@ class HashTest {
                 if (!Adapters.REF_FORMATS.contains(fmt)) continue;
                 Object doc = RefDecoder.decode(fmt, Vectors.read(v, fmt));
                 assertEquals(v.hash(), Hash.hex(Model.hash(doc)), v.name() + " " + fmt + " (tree)");
-                assertEquals(v.hash(), Hash.hex(Model.hashEvents(Model.events(doc), new StreamHasher())), v.name() + " " + fmt + " (events)");
+                assertEquals(v.hash(), Hash.hex(new FlatDoc.Hasher().hashEvents(FlatDoc.of(doc), new StreamHasher())), v.name() + " " + fmt + " (events)");
             }
         }
     }
@@ -38,5 +38,45 @@ class HashTest {
         byte[] b = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         assertEquals(Hash.ofUtf8(b, 0, b.length), Hash.ofString(s));
         assertEquals(Hash.ofUtf8(b, 0, b.length), Hash.ofChars(s.toCharArray(), 0, s.length()));
+    }
+    /** spec/hash.md "Bytes" as written: 32-byte blocks, then 16-byte blocks padded with zero bytes. */
+    static long specBytes(long seed, byte[] s) {
+        long a = seed ^ s.length, c = 0;
+        int i = 0;
+        for (; s.length - i >= 32; i += 32) {
+            a = Hash.mum(le(s, i) ^ Hash.P1, le(s, i + 8) ^ a ^ Hash.P2);
+            c = Hash.mum(le(s, i + 16) ^ Hash.P3, le(s, i + 24) ^ c ^ Hash.P0);
+        }
+        for (; i < s.length; i += 16) a = Hash.mum(le(s, i) ^ Hash.P1, le(s, i + 8) ^ a ^ Hash.P2);
+        return a ^ c;
+    }
+
+    /** The little-endian word of s at i, bytes past the end as zero, one byte at a time. */
+    static long le(byte[] s, int i) {
+        long w = 0;
+        for (int k = 0; k < 8; k++) if (i + k < s.length) w |= (s[i + k] & 0xFFL) << (8 * k);
+        return w;
+    }
+
+    @Test
+    void bytes_reads_whole_masked_words_and_equals_the_spec_at_every_length_and_distance_from_the_arrays_end() {
+        java.util.Random rnd = new java.util.Random(7);
+        int checks = 0;
+        for (int n = 0; n <= 300; n++) {
+            byte[] s = new byte[n];
+            rnd.nextBytes(s);
+            long want = specBytes(Hash.S_STRING, s);
+            // the string at offset 3 of a buffer that ends `after` bytes past it: from no room to read
+            // past the end (the byte-by-byte words) to 40 bytes (whole masked words), with junk
+            // around it that the masks must drop
+            for (int after = 0; after <= 40; after++) {
+                byte[] buf = new byte[3 + n + after];
+                java.util.Arrays.fill(buf, (byte) 0xA5);
+                System.arraycopy(s, 0, buf, 3, n);
+                assertEquals(want, Hash.bytes(Hash.S_STRING, buf, 3, n), "length " + n + ", " + after + " bytes after");
+                checks++;
+            }
+        }
+        assertEquals(301 * 41, checks);
     }
 }
