@@ -206,7 +206,7 @@ public final class Main {
                 out.row("alloc", "allocs_per_op", null, "alloc_bytes_per_op", bytes, "method",
                         "jvm-thread-allocated-bytes: com.sun.management.ThreadMXBean#getThreadAllocatedBytes, mean of "
                                 + Measure.ALLOC_OPS + " ops after 5 untimed; bytes only, the JVM has no cheap count of allocations;"
-                                + " decode rows include the 1 input copy per op");
+                                + " the decode rows' input copy goes into one buffer per cell, so it is not counted");
             }
             return EXIT_OK;
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
