@@ -53,7 +53,7 @@ public final class Adapters {
                 .notes("typed-encode baseline: hashes the records' encoding in the format (the shortest any row makes, made once outside the loop), as a typed-encode row hashes its output");
         data.baselineFor = List.of("typed-encode");
         Bench typed = new Bench("hash-typed", "serbench-java", fmts)
-                .notes("typed-decode and typed-access baseline: copies the records' encoding in the format (byte[] clone of the shortest any row makes) and hashes the prebuilt native records with the typed hash the rows use");
+                .notes("typed-decode and typed-access baseline: copies the records' encoding in the format (the shortest any row makes, into the cell's buffer) and hashes the prebuilt native records with the typed hash the rows use");
         typed.baselineFor = List.of("typed-decode", "typed-access");
         return List.of(data, typed);
     }
@@ -66,7 +66,7 @@ public final class Adapters {
                 .notes("baseline for tree: copy input + hash the harness's object with its cheapest walk (flat pre-order, a seed table, no type switch)");
         object.baselineFor = List.of("tree");
         Bench events = new Bench("hash-events", "serbench-java", REF_FORMATS)
-                .notes("incremental baseline: copies the input (byte[] clone) and replays the document's prebuilt parse events into the streaming hash (StreamHasher), as streaming rows feed theirs");
+                .notes("incremental baseline: copies the input (into the cell's buffer) and feeds the harness's flat object in document order into the streaming hash (StreamHasher), as streaming rows feed theirs, with no per-event type switch");
         events.baselineFor = List.of("incremental");
         // a baseline no row names (Bench.baselineOf): run only by name, never subtracted
         Bench walk = new Bench("hash-walk", "serbench-java", REF_FORMATS)
