@@ -261,8 +261,8 @@ public final class FlatDoc {
             long n = (count & str) | N[k];
             if (((n - 1) >>> 4) != 0) return Hash.bytes(SEED[k & 7], pool, (int) payload, count);
             int at = (int) (payload & str);
-            long lo = (((long) Hash.LE.get(pool, at) & str) | (payload & ~str)) & Hash.MASK_LO[(int) n];
-            long hi = (long) Hash.LE.get(pool, at + 8) & Hash.MASK_HI[(int) n];
+            long lo = (((long) Hash.LE.get(pool, at) & str) | (payload & ~str)) & Hash.MASK_LO[(int) n & 31];
+            long hi = (long) Hash.LE.get(pool, at + 8) & Hash.MASK_HI[(int) n & 31];
             return Hash.mum(lo ^ X1[k], hi ^ n ^ X2[k]);
         }
 
