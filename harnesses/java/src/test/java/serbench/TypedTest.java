@@ -1,6 +1,8 @@
 package serbench;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -287,6 +289,17 @@ class TypedTest {
         assertTrue(row.startsWith("{\"kind\": \"latency\", \"count\": "), row);
         long count = Long.parseLong(row.replaceAll(".*\"count\": (\\d+).*", "$1"));
         assertTrue(count >= 100_000 && count % 50 == 0, row); // whole passes over the 50 records
+    }
+
+    @Test
+    void latency_copies_each_record_into_its_own_buffer_not_a_new_one() {
+        byte[] src = {1, 2, 3, 4, 5};
+        byte[] dst = new byte[src.length];
+        assertSame(dst, Main.fresh(src, dst));
+        assertArrayEquals(src, dst);
+        src[2] = 9; // the next operation's copy overwrites the same buffer
+        assertSame(dst, Main.fresh(src, dst));
+        assertArrayEquals(src, dst);
     }
 
     @Test
