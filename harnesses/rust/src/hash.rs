@@ -689,5 +689,14 @@ mod tests {
         s.key_hash(1).unwrap();
         assert!(s.key_hash(2).is_err());
         assert!(s.end().is_err());
+        // a key in an array, or below the root
+        let mut s = StreamHasher::new();
+        assert!(s.key_hash(1).is_err());
+        s.start_array();
+        assert!(!s.expects_key());
+        assert!(s.key_hash(1).is_err());
+        s.emit(NULL_HASH).unwrap();
+        s.end().unwrap();
+        assert_eq!(s.value().unwrap(), array_end(array_term(0, NULL_HASH), 1));
     }
 }
