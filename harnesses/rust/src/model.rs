@@ -193,7 +193,7 @@ impl FlatDoc {
     /// Node `i` without a bounds check, for the walks of the baselines (the C walk they match has
     /// none): with them, `hash-object` ran 9,590 instructions per operation at size 2 against the
     /// native harness's 7,574, and 5.5 ns per value at size 4 against its 4.9 (docs/methodology.md,
-    /// "Rust's walk without bounds checks").
+    /// "A third CPU, and Rust's walk without bounds checks").
     ///
     /// # Safety
     /// `i < self.nodes.len()`. The walks hold it by construction: [`FlatDoc::new`] writes each
@@ -430,14 +430,13 @@ fn hash_flat_events_with<const EXACT: bool>(d: &FlatDoc, st: &mut Vec<FlatEventF
         f.left -= 1;
         if f.is_map {
             // a key is the string node just before its value, hashed as rows hash a key (hash_str)
-            let k = nodes[i];
-            h.key_hash(hash::hash_bytes_seeded(
-                FLAT_SEED[F_STR as usize],
-                &d.bytes[k.payload as usize..][..k.count as usize],
-            ))?;
+            // SAFETY: a map's entry still to come is its key (a string node) at i (FlatDoc::node)
+            let k = unsafe { d.node(i) };
+            h.key_hash(hash::hash_bytes_seeded(FLAT_SEED[F_STR as usize], unsafe { d.str_bytes(k) }))?;
             i += 1;
         }
-        let x = &nodes[i];
+        // SAFETY: a value still to come in the open container (or the root) is at i (FlatDoc::node)
+        let x = unsafe { d.node(i) };
         i += 1;
         if x.tag < F_ARRAY {
             h.emit(flat_leaf::<EXACT>(d, x))?;
