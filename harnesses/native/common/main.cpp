@@ -59,17 +59,17 @@ static std::string measures(const BenchInfo& b, const std::string& test) {
     if (test == "typed-encode")
       return "hash of the records' encoding in the format (the shortest any typed row of this harness makes, "
              "made once, outside the loop), never more bytes than a row hashes";
-    return "copy the records' encoding in the format (the shortest any typed row makes) into a fresh 16-byte "
-           "aligned buffer + typed hash of the harness's prebuilt native records";
+    return "copy the records' encoding in the format (the shortest any typed row makes) into the cell's "
+           "16-byte aligned buffer + typed hash of the harness's prebuilt native records";
   }
   if (test == "typed-encode")
     return "encode the native records (prepared outside the loop) + hash of the output bytes; the output is "
            "read back by the same library and hashed once, outside the loop";
   if (test == "typed-decode")
-    return "copy the library's own encoding into a fresh 16-byte aligned buffer + decode into native records "
+    return "copy the library's own encoding into the cell's 16-byte aligned buffer + decode into native records "
            "(or the library's generated types) + typed hash walk + free them";
   if (test == "typed-access")
-    return "copy the library's own encoding into a fresh 16-byte aligned buffer + open the zero-copy view "
+    return "copy the library's own encoding into the cell's 16-byte aligned buffer + open the zero-copy view "
            "(validating or not, per row) + read every field through it with the typed hash";
   if (b.baseline) {
     if (test == "write") return "hash of a buffer of the input's bytes (stands for hashing the output)";

@@ -3,6 +3,8 @@
 //! Leaf hashes and container sums shared by every tree walker ([`walk`]), plus [`StreamHasher`],
 //! the event-driven form (a container's count is fed after its children).
 
+use smallvec::SmallVec;
+
 pub const K: u64 = 0x9E37_79B9_7F4A_7C15;
 /// wyhash's secret constants (spec/hash.md, "Arithmetic").
 pub const P0: u64 = 0xA076_1D64_78BD_642F;
@@ -432,7 +434,10 @@ where
         Node::Array(it) => WalkFrame::Array(it, ArrayAcc::new()),
         Node::Map(it) => WalkFrame::Map(it, MapAcc::new(), 0),
     };
-    let mut parents: Vec<WalkFrame<A, M>> = Vec::new();
+    // inline up to 16 parents (the corpus nests 11 deep at most), on the heap beyond: a `Vec` made
+    // an allocation per walk, in every tree row's allocation count and time, which the `hash-object`
+    // baseline (its stack reused across calls) does not make
+    let mut parents: SmallVec<[WalkFrame<A, M>; 16]> = SmallVec::new();
     loop {
         // Some(frame): a child container to descend into; None: `cur` has ended
         let opened: Option<WalkFrame<A, M>> = match &mut cur {
@@ -519,9 +524,29 @@ impl Default for StreamHasher {
     }
 }
 
+// The parents' stack of the last StreamHasher dropped on this thread, for the next one: rows and the
+// `hash-events` baseline make a hasher per operation, and a new `Vec` for each would put one
+// allocation (more on deep documents) in every Rust incremental row's allocation count, the
+// harness's and not the library's (the native harness reuses its `sb_hasher`'s stack likewise).
+thread_local! {
+    static SPARE_PARENTS: std::cell::Cell<Vec<Frame>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Drop for StreamHasher {
+    fn drop(&mut self) {
+        let mut v = std::mem::take(&mut self.parents);
+        v.clear();
+        // `try_with`: a hasher dropped while the thread's locals are being destroyed frees its own
+        let _ = SPARE_PARENTS.try_with(|s| s.set(v));
+    }
+}
+
 impl StreamHasher {
+    /// A hasher for one document; its parents' stack is the one the last hasher dropped on this
+    /// thread left (empty, its capacity kept), so once warm it allocates nothing.
     pub fn new() -> Self {
-        StreamHasher { top: Frame::new(Kind::Root), parents: Vec::new() }
+        let parents = SPARE_PARENTS.try_with(|s| s.take()).unwrap_or_default();
+        StreamHasher { top: Frame::new(Kind::Root), parents }
     }
 
     #[inline]
@@ -644,6 +669,35 @@ mod tests {
         assert_ne!(hash_f64(1.0), hash_u64(1));
         assert_eq!(hash_i64(5), hash_u64(5));
         assert_eq!(hash_i64(-5), scalar(NEGINT, -5i64 as u64));
+    }
+
+    #[test]
+    fn a_hasher_reuses_the_last_ones_stack_and_starts_empty() {
+        // [[[1]]] by events, the tree's hash
+        let want = hash_array([hash_array([hash_array([hash_u64(1)])])]);
+        let feed = |s: &mut StreamHasher| {
+            for _ in 0..3 {
+                s.start_array();
+            }
+            s.emit(hash_u64(1)).unwrap();
+            for _ in 0..3 {
+                s.end().unwrap();
+            }
+            s.value().unwrap()
+        };
+        // a hasher dropped with containers still open (a row's error path) leaves nothing behind
+        let mut s = StreamHasher::new();
+        for _ in 0..100 {
+            s.start_map();
+        }
+        drop(s);
+        let mut s = StreamHasher::new();
+        assert!(s.parents.is_empty() && s.parents.capacity() >= 100, "the dropped hasher's stack, emptied");
+        assert_eq!(feed(&mut s), want);
+        // two at once: the second starts from an empty stack of its own
+        let mut t = StreamHasher::new();
+        assert_eq!(feed(&mut t), want);
+        assert_eq!(s.value().unwrap(), want);
     }
 
     #[test]

@@ -134,6 +134,29 @@ fn run_writes_check_info_and_samples() {
     let (a, s) = (text.find("\"kind\":\"alloc\"").unwrap(), text.rfind("\"kind\":\"sample\"").unwrap());
     assert!(s < a, "the alloc row follows the samples: {text}");
 
+    // the harness allocates nothing of its own in a timed operation: the baselines, which copy the
+    // input as every decode row does (fairness rule 1) and then only hash, count no allocation
+    for (bench, test) in [("hash-object", "tree"), ("hash-events", "incremental"), ("hash-walk", "tree")] {
+        let out = dir.join(format!("alloc-{bench}.jsonl"));
+        let st = Command::new(BIN)
+            .args(["run", "--bench", bench, "--test", test, "--format", "json", "--alloc", "--budget-ms", "1"])
+            .arg("--file")
+            .arg(vectors_dir().join("all-types.json"))
+            .args(["--expect-hash", &hash, "--results"])
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert_eq!(st.code(), Some(0), "{bench}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        let row: serde_json::Value = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .find(|r: &serde_json::Value| r["kind"] == "alloc")
+            .unwrap();
+        assert_eq!(row["allocs_per_op"], 0.0, "{bench}: {text}");
+        assert_eq!(row["alloc_bytes_per_op"], 0.0, "{bench}: {text}");
+    }
+
     // exit codes: unsupported format 5, unknown benchmark 2
     let code = |args: &[&str]| Command::new(BIN).args(args).output().unwrap().status.code();
     let f = vectors_dir().join("null.json");

@@ -156,3 +156,50 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// feedNested feeds s arrays nested depth deep around one integer, by events: a row's way.
+func feedNested(t *testing.T, s *Stream, depth int) uint64 {
+	for i := 0; i < depth; i++ {
+		s.StartArray()
+	}
+	must(t, s.Emit(I64(7)))
+	for i := 0; i < depth; i++ {
+		must(t, s.End())
+	}
+	h, err := s.Value()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func TestAStreamOnTheStackAllocatesNothingUpToItsInlineDepth(t *testing.T) {
+	// around the boundary between the inline parents and the heap ones, a fresh Stream and a reused
+	// one (after a deeper document) give the tree's hash
+	var reused Stream
+	for _, depth := range []int{0, 1, inlineParents - 1, inlineParents, inlineParents + 1, 3 * inlineParents} {
+		var v any = int64(7)
+		for i := 0; i < depth; i++ {
+			v = []any{v}
+		}
+		tree, err := Any(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fresh Stream
+		if h := feedNested(t, &fresh, depth); h != tree {
+			t.Fatalf("depth %d: %s, tree %s", depth, Hex64(h), Hex64(tree))
+		}
+		reused.Reset()
+		if h := feedNested(t, &reused, depth); h != tree {
+			t.Fatalf("depth %d, reused: %s, tree %s", depth, Hex64(h), Hex64(tree))
+		}
+	}
+	// a row makes its Stream per operation: up to inlineParents deep, that costs no allocation
+	if n := testing.AllocsPerRun(10, func() {
+		var s Stream
+		feedNested(t, &s, inlineParents)
+	}); n != 0 {
+		t.Fatalf("%v allocations per document", n)
+	}
+}

@@ -16,12 +16,23 @@ type frame struct {
 	hasKey bool
 }
 
+// inlineParents is how many parents a Stream holds in itself, before any heap: the corpus nests
+// 11 deep at most.
+const inlineParents = 16
+
 // Stream computes the hash from parse events, without a tree (spec/hash.md, "Streaming form").
 // The open container is kept apart from its parents (top), so a scalar event updates it in place;
-// the parents slice grows only when a container opens (iterative: any depth costs heap).
+// its parents are pushed and popped only when a container opens or closes, the first
+// inlineParents of them in the Stream itself and the rest on the heap (iterative: any depth). A
+// row makes its Stream per operation (`var s hash.Stream`, on the stack); a parents slice alone
+// grew by append in each, so every Go incremental row's operation made one to four allocations of
+// the harness's (its count and its time), which the hash-events baseline, reusing one Stream, did
+// not (spec/fairness.md version 8; docs/methodology.md, "Rust's input copy").
 type Stream struct {
-	top     frame
-	parents []frame
+	top    frame
+	depth  int // parents: inline[:min(depth, inlineParents)], then more
+	inline [inlineParents]frame
+	more   []frame
 }
 
 var (
@@ -36,7 +47,8 @@ var (
 // Reset empties the hasher for a new document, keeping its stack's memory.
 func (s *Stream) Reset() {
 	s.top = frame{}
-	s.parents = s.parents[:0]
+	s.depth = 0
+	s.more = s.more[:0]
 }
 
 // Emit feeds a scalar's (or a finished container's) hash.
@@ -61,15 +73,25 @@ func (s *Stream) Emit(h uint64) error {
 	return nil
 }
 
+// push makes top a parent.
+func (s *Stream) push() {
+	if s.depth < inlineParents {
+		s.inline[s.depth] = s.top
+	} else {
+		s.more = append(s.more, s.top)
+	}
+	s.depth++
+}
+
 // StartArray opens an array.
 func (s *Stream) StartArray() {
-	s.parents = append(s.parents, s.top)
+	s.push()
 	s.top = frame{kind: kindArray}
 }
 
 // StartMap opens a map.
 func (s *Stream) StartMap() {
-	s.parents = append(s.parents, s.top)
+	s.push()
 	s.top = frame{kind: kindMap}
 }
 
@@ -89,7 +111,7 @@ func (s *Stream) ExpectsKey() bool { return s.top.kind == kindMap && !s.top.hasK
 func (s *Stream) InMap() bool { return s.top.kind == kindMap }
 
 // Depth is the number of open containers.
-func (s *Stream) Depth() int { return len(s.parents) }
+func (s *Stream) Depth() int { return s.depth }
 
 // End closes the innermost container and feeds its hash to its parent.
 func (s *Stream) End() error {
@@ -105,8 +127,14 @@ func (s *Stream) End() error {
 	default:
 		h = MapEnd(f.acc, f.n)
 	}
-	s.top = s.parents[len(s.parents)-1]
-	s.parents = s.parents[:len(s.parents)-1]
+	// the root frame is a parent of every container, so depth > 0 here
+	s.depth--
+	if s.depth < inlineParents {
+		s.top = s.inline[s.depth]
+	} else {
+		s.top = s.more[len(s.more)-1]
+		s.more = s.more[:len(s.more)-1]
+	}
 	return s.Emit(h)
 }
 
