@@ -117,6 +117,30 @@ def test_alloc_pass_follows_the_samples_with_one_alloc_row(harness, listing, tmp
     assert alloc["alloc_bytes_per_op"] is None or alloc["alloc_bytes_per_op"] >= 0
 
 
+def test_the_read_baselines_allocate_nothing_in_a_timed_operation(harness, listing, tmp_path):
+    # spec/fairness.md rule 1 (version 8): the harness's own work in an operation (the input copy,
+    # the hash) allocates nothing once warm, so a row's allocation count is its library's. The
+    # baselines subtracted from read rows do exactly that work and nothing else. (A walk of a
+    # library's tree through its iterators, as `hash-walk` does over the harness's tree, is the
+    # library API's cost, rule 5.)
+    if harness.name == "python":
+        pytest.skip("Python counts the blocks an op's result keeps alive, not the allocations during it")
+    subtracted = {base for b in listing["benchmarks"] for base in b["baseline_for"].values()}
+    cells = [
+        (b["id"], t)
+        for b in listing["benchmarks"]
+        if b["id"] in subtracted and "json" in b["formats"]
+        for t in b["tests"]
+        if t in ("tree", "incremental")
+    ]
+    assert cells, "no tree or incremental baseline"
+    for bench, test in cells:
+        res, rows = _run(harness, tmp_path, bench, test, "json", "all-types", None, "--alloc")
+        assert res.returncode == 0, res.stderr
+        alloc = next(r for r in rows if r["kind"] == "alloc")
+        assert alloc["allocs_per_op"] in (0, None) and alloc["alloc_bytes_per_op"] in (0, None), (bench, test, alloc)
+
+
 def test_run_hold_times_nothing_until_one_byte_arrives_on_stdin(harness, listing, tmp_path):
     """spec/protocol.md step 10: checked and prepared, then held; the orchestrator's byte lets it time."""
     b, fmt = _first_cell(listing)
