@@ -134,11 +134,19 @@ def test_the_read_baselines_allocate_nothing_in_a_timed_operation(harness, listi
         if t in ("tree", "incremental")
     ]
     assert cells, "no tree or incremental baseline"
+    # Go's count is a mean over as many operations as fit 50 ms and sees its runtime's own background
+    # allocations too (0.35 per operation once, on a loaded machine): the harness allocating in every
+    # operation would count at least 1, or (Java, which counts bytes only) at least the input's size.
+    input_bytes = (VECTORS / _vector("all-types")["files"]["json"]).stat().st_size
     for bench, test in cells:
         res, rows = _run(harness, tmp_path, bench, test, "json", "all-types", None, "--alloc")
         assert res.returncode == 0, res.stderr
         alloc = next(r for r in rows if r["kind"] == "alloc")
-        assert alloc["allocs_per_op"] in (0, None) and alloc["alloc_bytes_per_op"] in (0, None), (bench, test, alloc)
+        if alloc["allocs_per_op"] is not None:
+            assert alloc["allocs_per_op"] < 1, (bench, test, alloc)
+        else:
+            per_op = alloc["alloc_bytes_per_op"]
+            assert per_op is None or per_op < input_bytes, (bench, test, alloc)
 
 
 def test_run_hold_times_nothing_until_one_byte_arrives_on_stdin(harness, listing, tmp_path):
