@@ -327,7 +327,9 @@ fn hash_flat_with<const EXACT: bool>(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u6
     st.clear();
     st.reserve(d.max_depth);
     let mut f = FlatFrame { n: root.count as u64, is_map: root.tag == F_MAP, ..FlatFrame::default() };
-    let mut i = 1usize;
+    // the next node, as a pointer: an index beside it kept one more register live in the loops,
+    // whose constants the compiler then reloaded per value (the C walk keeps a pointer too)
+    let mut p: *const FlatNode = nodes.as_ptr().wrapping_add(1);
     loop {
         // the children of `f` until one is a non-empty container (true) or `f` ends (false)
         let opened = if f.is_map {
@@ -335,20 +337,20 @@ fn hash_flat_with<const EXACT: bool>(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u6
                 if f.i == f.n {
                     break false;
                 }
-                // SAFETY (both): entry f.i < f.n of this map is its key (a string node) at i and
-                // its value at i + 1 (FlatDoc::node)
-                let k = unsafe { d.node(i) };
+                // SAFETY (both): entry f.i < f.n of this map is its key (a string node) at p and
+                // its value at p + 1, inside `nodes` (FlatDoc::node's contract)
+                let k = unsafe { &*p };
                 f.key = hash::hash_bytes_seeded(FLAT_SEED[F_STR as usize], unsafe { d.str_bytes(k) });
-                let x = unsafe { d.node(i + 1) };
+                let x = unsafe { &*p.add(1) };
                 let h = if x.tag < F_ARRAY {
                     flat_leaf::<EXACT>(d, x)
                 } else if x.count != 0 {
-                    i += 1;
+                    p = p.wrapping_add(1);
                     break true;
                 } else {
                     FlatDoc::empty(*x)
                 };
-                i += 2;
+                p = p.wrapping_add(2);
                 f.acc = f.acc.wrapping_add(hash::map_term(f.key, h));
                 f.i += 1;
             }
@@ -357,8 +359,8 @@ fn hash_flat_with<const EXACT: bool>(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u6
                 if f.i == f.n {
                     break false;
                 }
-                // SAFETY: child f.i < f.n of this array is at i (FlatDoc::node)
-                let x = unsafe { d.node(i) };
+                // SAFETY: child f.i < f.n of this array is at p, inside `nodes` (FlatDoc::node)
+                let x = unsafe { &*p };
                 let h = if x.tag < F_ARRAY {
                     flat_leaf::<EXACT>(d, x)
                 } else if x.count != 0 {
@@ -366,15 +368,15 @@ fn hash_flat_with<const EXACT: bool>(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u6
                 } else {
                     FlatDoc::empty(*x)
                 };
-                i += 1;
+                p = p.wrapping_add(1);
                 f.acc = f.acc.wrapping_add(hash::array_term(f.i, h));
                 f.i += 1;
             }
         };
         if opened {
-            // SAFETY: the loop above stopped at a non-empty container, at i (FlatDoc::node)
-            let x = *unsafe { d.node(i) };
-            i += 1;
+            // SAFETY: the loop above stopped at a non-empty container, at p (FlatDoc::node)
+            let x = unsafe { *p };
+            p = p.wrapping_add(1);
             st.push(f);
             f = FlatFrame { n: x.count as u64, is_map: x.tag == F_MAP, ..FlatFrame::default() };
             continue;
