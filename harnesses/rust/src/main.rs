@@ -249,29 +249,15 @@ fn timed_op<'a>(p: &'a Prepared, fmt: &'a str, data: &'a [u8]) -> Box<measure::O
             // the walk's stack of parents, grown by the first call (calibration), then reused
             let mut st = Vec::new();
             let walk = if *counting { hash_flat_counted } else { hash_flat };
-            let mut buf = AlignedBuf::with_capacity(data.len());
-            Box::new(move || {
-                black_box(buf.fresh(data));
-                Ok(walk(black_box(d), &mut st))
-            })
+            copy_then(data, move || Ok(walk(black_box(d), &mut st)))
         }
-        Prepared::HashWalk(v) => {
-            let mut buf = AlignedBuf::with_capacity(data.len());
-            Box::new(move || {
-                black_box(buf.fresh(data));
-                Ok(hash_val(black_box(v)))
-            })
-        }
+        Prepared::HashWalk(v) => copy_then(data, move || Ok(hash_val(black_box(v)))),
         Prepared::HashEvents(d, counting) => {
             // the walk's stack of open containers, grown by the first call (calibration), then
             // reused; the StreamHasher is made per call, as the rows make theirs
             let mut st = Vec::new();
             let walk = if *counting { hash_flat_events_counted } else { hash_flat_events };
-            let mut buf = AlignedBuf::with_capacity(data.len());
-            Box::new(move || {
-                black_box(buf.fresh(data));
-                walk(black_box(d), &mut st)
-            })
+            copy_then(data, move || walk(black_box(d), &mut st))
         }
         Prepared::TypedEncode(enc, _, _) => Box::new(move || {
             let out = enc()?;
@@ -283,14 +269,18 @@ fn timed_op<'a>(p: &'a Prepared, fmt: &'a str, data: &'a [u8]) -> Box<measure::O
             Box::new(move || dec(fmt, schema, buf.fresh(wire)))
         }
         Prepared::HashTypedData(_, wire) => Box::new(move || Ok(hash::hash_bin(black_box(wire)))),
-        Prepared::HashTyped(r, wire) => {
-            let mut buf = AlignedBuf::with_capacity(wire.len());
-            Box::new(move || {
-                black_box(buf.fresh(wire));
-                Ok(typed::hash_all(black_box(r)))
-            })
-        }
+        Prepared::HashTyped(r, wire) => copy_then(wire, move || Ok(typed::hash_all(black_box(r)))),
     }
+}
+
+/// A baseline's operation: the fresh copy of the input every read row makes (spec/fairness.md
+/// rule 1, into the cell's one buffer), then `hash`, the hashing work of the rows it stands for.
+fn copy_then<'a>(input: &'a [u8], mut hash: impl FnMut() -> Result<u64, String> + 'a) -> Box<measure::Op<'a>> {
+    let mut buf = AlignedBuf::with_capacity(input.len());
+    Box::new(move || {
+        black_box(buf.fresh(input));
+        hash()
+    })
 }
 
 // --- command line ----------------------------------------------------------------------------
