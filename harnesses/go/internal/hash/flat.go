@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
+	"unsafe"
 )
 
 // Flat is the harness's document as a flat pre-order array of nodes, for the hash-object baseline
@@ -44,10 +46,9 @@ var flatSeed = [8]uint64{
 // Hash's loops (the native harness's kLeafConst, sb.h): both are mum(w0 ^ x1, w1 ^ n ^ x2) over two
 // masked words. A string's words are its first 16 bytes in the pool, n its length, x1 = P1 and x2 =
 // seed ^ P2 (Bytes' short path); a scalar's are its payload and nothing (n = 8 masks w1 to 0), with
-// x1 = seed and x2 = P0 ^ 8, which gives mum(payload ^ seed, P0). Which words and constants is a
-// table look-up and masks, never a branch: on the corpus's mixed types a branch on scalar-or-string
-// mispredicts (docs/methodology.md, "Fewer branches per value"). Rows hash their scalars with U64
-// and the like and their strings with Bytes: the same mum.
+// x1 = seed and x2 = P0 ^ 8, which gives mum(payload ^ seed, P0). The constants and n are a table
+// look-up and masks; which words, a branch in Go (leafWords says why). Rows hash their scalars with
+// U64 and the like and their strings with Bytes: the same mum.
 type leafConst struct {
 	x1, x2 uint64
 	str    uint64 // all ones for a string or binary (its count is its length, its payload an offset)
@@ -142,6 +143,9 @@ func Flatten(v any) (*Flat, error) {
 	}
 	// 16 bytes past the last string, so that Hash reads 16 bytes at any string's start
 	d.bytes = append(d.bytes, make([]byte, 16)...)
+	// room for one node past the last, so that Hash's pointer to the next node never leaves the
+	// array's allocation (next)
+	d.nodes = slices.Grow(d.nodes, 1)
 	return d, nil
 }
 
@@ -157,16 +161,15 @@ func pushBytes[T string | []byte](d *Flat, tag uint8, s T) error {
 // leaf hashes a leaf node (tag below flatArray) with Hash's one-mum leaf (flatLeaf), or exactly
 // when it is an empty or long string or binary. Out of line (over the inliner's budget): for
 // HashEvents, which calls the hasher for every value anyway, and for a root that is a leaf.
-func (d *Flat) leaf(x flatNode) uint64 {
+func (d *Flat) leaf(x *flatNode) uint64 {
 	c := &flatLeaf[x.tag&15]
 	n := uint64(x.count)&c.str | c.n
 	if n-1 >= 16 {
-		return d.bytesOf(x)
+		return d.bytesOf(*x)
 	}
-	w := (*[16]byte)(d.bytes[x.payload&c.str:])
+	lo, hi := leafWords(x, unsafe.Pointer(unsafe.SliceData(d.bytes)))
 	m := &mask16[n&31]
-	lo := (binary.LittleEndian.Uint64(w[:8])&c.str | x.payload&^c.str) & m[0]
-	return Mum(lo^c.x1, binary.LittleEndian.Uint64(w[8:])&m[1]^n^c.x2)
+	return Mum(lo&m[0]^c.x1, hi&m[1]^n^c.x2)
 }
 
 // bytesOf hashes a string or binary node with its seed.
@@ -181,10 +184,42 @@ func emptyContainer(x flatNode) uint64 {
 	return emptyArray
 }
 
-// FlatFrame is one open container of Flat.Hash.
+// FlatFrame is one open container of Flat.Hash, kept while a child container is open.
 type FlatFrame struct {
 	acc, n, i, key uint64
 	isMap          bool
+}
+
+// next is the node after the one at p, as unsafe.Add(p, size of a node): Flatten leaves room for
+// one node past the last (Flat.nodes' capacity), so a walk's pointer to the next node stays inside
+// the array's allocation, which Go's rules for unsafe.Pointer require, even after the last node.
+func next(p unsafe.Pointer, k uintptr) unsafe.Pointer {
+	return unsafe.Add(p, k*unsafe.Sizeof(flatNode{}))
+}
+
+// keyX2 is seed(string) ^ P2, the constant of a key's one mum (Bytes' short path), written out so
+// that Go puts it in the instruction rather than in a register (TestKeyX2IsTheStringSeedsConstant).
+const keyX2 = 0x3bf0b0a867362e9d
+
+// leafWords is the two words a leaf's one mum reads: a string's first 16 bytes in the pool, or a
+// scalar node's own 16 bytes (its payload, then 8 bytes the mask takes off). Go compiles the if to
+// a branch on scalar or string, where the C and Rust walks select without one; in Go the branch
+// measured faster than selecting the words by arithmetic (0.94 of its time at size 4, and 7%
+// fewer instructions: docs/methodology.md, "Go's flat walk").
+func leafWords(x *flatNode, pool unsafe.Pointer) (uint64, uint64) {
+	w := unsafe.Pointer(x)
+	if x.tag > flatFloat {
+		w = unsafe.Add(pool, x.payload)
+	}
+	return binary.LittleEndian.Uint64((*[16]byte)(w)[:8]), binary.LittleEndian.Uint64((*[16]byte)(w)[8:])
+}
+
+// words16 is the 16 bytes of the pool at off, as two little-endian words, without a bounds check:
+// off is a string's offset (or 0, for a scalar), and Flatten pads the pool with 16 bytes past the
+// last string, so the 16 bytes lie inside it.
+func words16(pool unsafe.Pointer, off uint64) (uint64, uint64) {
+	w := (*[16]byte)(unsafe.Add(pool, off))
+	return binary.LittleEndian.Uint64(w[:8]), binary.LittleEndian.Uint64(w[8:])
 }
 
 // Hash is the object hash of the document (tree form), iteratively: the open container's frame
@@ -192,14 +227,20 @@ type FlatFrame struct {
 // word, bytes or container, and whether the container has ended. st holds the parents: grown
 // to the document's depth on the first call, then reused, so later calls never allocate. The same
 // walk as the native harness's hash_doc (common/ref.cpp) and the Rust harness's hash_flat.
+//
+// Written for Go's compiler, which the C and Rust walks need not be (docs/methodology.md, "Go's
+// flat walk"): the open frame is five locals, not a FlatFrame (Go keeps a struct of more than four
+// fields in memory, so each f.acc += was a load and a store per value); nodes and the pool's 16
+// bytes are read through next, leafWords and words16, with no bounds check; a key of 1 to 16 bytes is hashed
+// in the loop (Bytes is over the inliner's budget, and a call per entry spills every register).
 func (d *Flat) Hash(st *[]FlatFrame) uint64 {
-	nodes, pool := d.nodes, d.bytes
+	nodes := d.nodes
 	if len(nodes) == 0 {
 		return 0 // not a document; Flatten never makes one
 	}
 	root := nodes[0]
 	if root.tag < flatArray {
-		return d.leaf(root)
+		return d.leaf(&nodes[0])
 	}
 	if root.count == 0 {
 		return emptyContainer(root)
@@ -207,89 +248,102 @@ func (d *Flat) Hash(st *[]FlatFrame) uint64 {
 	if cap(*st) < d.maxDepth {
 		*st = make([]FlatFrame, 0, d.maxDepth)
 	}
-	stack := (*st)[:0] // holds at most maxDepth-1 parents: append never reallocates
-	f := FlatFrame{n: uint64(root.count), isMap: root.tag == flatMap}
-	i := 1
+	*st = (*st)[:0] // holds at most maxDepth-1 parents: append never reallocates
+	pool := unsafe.Pointer(unsafe.SliceData(d.bytes))
+	// the open container: its sum, its count, the next child's index, the pending key, its kind
+	acc, n, idx, key, isMap := uint64(0), uint64(root.count), uint64(0), uint64(0), root.tag == flatMap
+	p := next(unsafe.Pointer(unsafe.SliceData(nodes)), 1) // the next node
 	for {
-		// the children of f until one is a non-empty container (opened) or f ends. The leaf is
-		// written out in both loops: as a function it is over the Go inliner's budget, and a call
-		// per value costs more (every register is the caller's to save). A scalar, or a string of
-		// 1 to 16 bytes, is one mum (flatLeaf); its 16 bytes are read from the pool, which Flatten
-		// pads, so no page check; a scalar reads 16 bytes of the pool and masks them off. Other
-		// strings (n = 0 or more than 16) and containers (n = 0) leave the leaf's path.
+		// the children of the open container until one is a non-empty container (opened) or it
+		// ends. The leaf is written out in both loops: as a function it is over the Go inliner's
+		// budget (a function with a call in it always is), and a call per value costs more (every
+		// register is the caller's to save). A scalar, or a string of 1 to 16 bytes, is one mum
+		// (flatLeaf) over 16 bytes: a string's in the pool, a scalar's node's own (leafWords).
+		// Other strings (n = 0 or more than 16) and containers (n = 0) leave the leaf's path.
 		opened := false
-		if f.isMap {
-			for f.i < f.n {
-				k := nodes[i]
-				f.key = Bytes(seedStr, pool[k.payload:k.payload+uint64(k.count)])
-				x := nodes[i+1]
+		if isMap {
+			// entries left, counted down: a map's terms need no index, so its count stays out
+			// of the loop's registers
+			left := n - idx
+			for ; left != 0; left-- {
+				k := (*flatNode)(p)
+				if kn := uint64(k.count); kn-1 < 16 {
+					lo, hi := words16(pool, k.payload)
+					m := &mask16[kn&31]
+					key = Mum(lo&m[0]^P1, hi&m[1]^kn^keyX2)
+				} else {
+					key = d.bytesOf(*k)
+				}
+				x := (*flatNode)(next(p, 1))
 				c := &flatLeaf[x.tag&15]
-				n := uint64(x.count)&c.str | c.n
-				w := (*[16]byte)(pool[x.payload&c.str:])
-				m := &mask16[n&31]
-				lo := (binary.LittleEndian.Uint64(w[:8])&c.str | x.payload&^c.str) & m[0]
-				h := Mum(lo^c.x1, binary.LittleEndian.Uint64(w[8:])&m[1]^n^c.x2)
-				if n-1 < 16 { // the leaf was one mum
+				var h uint64
+				if xn := uint64(x.count)&c.str | c.n; xn-1 < 16 { // the leaf is one mum
+					lo, hi := leafWords(x, pool)
+					m := &mask16[xn&31]
+					h = Mum(lo&m[0]^c.x1, hi&m[1]^xn^c.x2)
 				} else if x.tag < flatArray {
-					h = d.bytesOf(x)
+					h = d.bytesOf(*x)
 				} else if x.count != 0 {
-					i++
+					p = next(p, 1)
 					opened = true
 					break
 				} else {
-					h = emptyContainer(x)
+					h = emptyContainer(*x)
 				}
-				i += 2
-				f.acc += MapTerm(f.key, h)
-				f.i++
+				p = next(p, 2)
+				acc += MapTerm(key, h)
 			}
+			idx = n - left
 		} else {
-			for f.i < f.n {
-				x := nodes[i]
+			for idx < n {
+				x := (*flatNode)(p)
 				c := &flatLeaf[x.tag&15]
-				n := uint64(x.count)&c.str | c.n
-				w := (*[16]byte)(pool[x.payload&c.str:])
-				m := &mask16[n&31]
-				lo := (binary.LittleEndian.Uint64(w[:8])&c.str | x.payload&^c.str) & m[0]
-				h := Mum(lo^c.x1, binary.LittleEndian.Uint64(w[8:])&m[1]^n^c.x2)
-				if n-1 < 16 { // the leaf was one mum
+				var h uint64
+				if xn := uint64(x.count)&c.str | c.n; xn-1 < 16 { // the leaf is one mum
+					lo, hi := leafWords(x, pool)
+					m := &mask16[xn&31]
+					h = Mum(lo&m[0]^c.x1, hi&m[1]^xn^c.x2)
 				} else if x.tag < flatArray {
-					h = d.bytesOf(x)
+					h = d.bytesOf(*x)
 				} else if x.count != 0 {
 					opened = true
 					break
 				} else {
-					h = emptyContainer(x)
+					h = emptyContainer(*x)
 				}
-				i++
-				f.acc += ArrayTerm(f.i, h)
-				f.i++
+				p = next(p, 1)
+				acc += ArrayTerm(idx, h)
+				idx++
 			}
 		}
+		// the parents are reached through st, not a local slice, so that its header is not live
+		// (and reloaded by Go's register allocator) in the loops above
 		if opened {
-			x := nodes[i]
-			i++
-			stack = append(stack, f)
-			f = FlatFrame{n: uint64(x.count), isMap: x.tag == flatMap}
+			x := (*flatNode)(p)
+			p = next(p, 1)
+			*st = append(*st, FlatFrame{acc: acc, n: n, i: idx, key: key, isMap: isMap})
+			acc, n, idx, isMap = 0, uint64(x.count), 0, x.tag == flatMap
 			continue
 		}
 		var h uint64
-		if f.isMap {
-			h = MapEnd(f.acc, f.n)
+		if isMap {
+			h = MapEnd(acc, n)
 		} else {
-			h = ArrayEnd(f.acc, f.n)
+			h = ArrayEnd(acc, n)
 		}
-		if len(stack) == 0 {
+		top := len(*st) - 1
+		if top < 0 {
 			return h
 		}
-		f = stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if f.isMap {
-			f.acc += MapTerm(f.key, h)
+		f := (*st)[top]
+		*st = (*st)[:top]
+		acc, n, idx, key, isMap = f.acc, f.n, f.i, f.key, f.isMap
+		if isMap {
+			acc += MapTerm(key, h)
 		} else {
-			f.acc += ArrayTerm(f.i, h)
+			acc += ArrayTerm(idx, h)
 		}
-		f.i++
+		idx++
 	}
 }
 
@@ -309,14 +363,15 @@ type EventFrame struct {
 // (spec/fairness.md rule 5). The native harness's hash_doc_events (common/ref.cpp).
 func (d *Flat) HashEvents(s *Stream, st *[]EventFrame) (uint64, error) {
 	s.Reset()
-	nodes, pool := d.nodes, d.bytes
 	if cap(*st) < d.maxDepth {
 		*st = make([]EventFrame, 0, d.maxDepth)
 	}
 	stack := (*st)[:0]
+	pool := unsafe.Pointer(unsafe.SliceData(d.bytes))
+	p := unsafe.Pointer(unsafe.SliceData(d.nodes)) // the next node (next says why it may pass the last)
 	// the root is the value of a pseudo-container of one value, which has no close
-	f := EventFrame{left: uint32(min(len(nodes), 1))}
-	for i := 0; ; i++ {
+	f := EventFrame{left: uint32(min(len(d.nodes), 1))}
+	for {
 		for f.left == 0 {
 			if len(stack) == 0 {
 				return s.Value()
@@ -329,13 +384,22 @@ func (d *Flat) HashEvents(s *Stream, st *[]EventFrame) (uint64, error) {
 		}
 		f.left--
 		if f.isMap {
-			k := nodes[i]
-			if err := s.Key(Bytes(seedStr, pool[k.payload:k.payload+uint64(k.count)])); err != nil {
+			k := (*flatNode)(p)
+			var key uint64
+			if n := uint64(k.count); n-1 < 16 { // Bytes' short path, as in Hash
+				lo, hi := words16(pool, k.payload)
+				m := &mask16[n&31]
+				key = Mum(lo&m[0]^P1, hi&m[1]^n^keyX2)
+			} else {
+				key = d.bytesOf(*k)
+			}
+			if err := s.Key(key); err != nil {
 				return 0, err
 			}
-			i++
+			p = next(p, 1)
 		}
-		x := nodes[i]
+		x := (*flatNode)(p)
+		p = next(p, 1)
 		if x.tag < flatArray {
 			if err := s.Emit(d.leaf(x)); err != nil {
 				return 0, err

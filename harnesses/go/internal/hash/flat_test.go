@@ -101,3 +101,9 @@ func TestFlatWalkAllocatesNothingAfterItsFirstCall(t *testing.T) {
 		t.Fatalf("%v allocations per walk", n)
 	}
 }
+
+func TestKeyX2IsTheStringSeedsConstant(t *testing.T) {
+	if want := Seed(TagString) ^ P2; keyX2 != want || flatLeaf[flatStr].x2 != want {
+		t.Fatalf("keyX2 %x, flatLeaf's %x, want %x", uint64(keyX2), flatLeaf[flatStr].x2, want)
+	}
+}
