@@ -26,6 +26,9 @@ type flatNode struct {
 	tag     uint8  // null, false, true, uint, negint, float, string, binary, array, map
 }
 
+// a node is 16 bytes, which leafWords reads whole from a scalar's node: this fails to compile if not
+var _ = [1]struct{}{}[unsafe.Sizeof(flatNode{})-16]
+
 const (
 	flatFloat uint8 = 5
 	flatStr   uint8 = 6
