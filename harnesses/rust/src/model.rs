@@ -251,9 +251,16 @@ impl FlatDoc {
         hash::mum(lo ^ c.x1, hi ^ n as u64 ^ c.x2)
     }
 
-    /// The exact path of [`FlatDoc::leaf`]: an empty or long string, or 16 bytes across a page.
+    /// The exact path of [`FlatDoc::leaf`]: an empty or long string, or 16 bytes across a page. A
+    /// string of more than 16 bytes goes straight to [`hash::hash_long`], one call deep as in the
+    /// native harness (`leaf_hash_slow`, then `sb_hash_bytes_long`), not through `hash_slow`'s
+    /// length tests again.
     #[inline(never)]
     fn leaf_slow(&self, x: &FlatNode) -> u64 {
+        if x.tag > F_FLOAT && x.count > 16 {
+            // SAFETY: a tag above F_FLOAT is a string or binary node, of this document
+            return hash::hash_long(FLAT_SEED[(x.tag & 7) as usize], unsafe { self.str_bytes(x) });
+        }
         self.leaf_exact(x)
     }
 
@@ -785,6 +792,13 @@ mod tests {
         }
         for maps in [false, true] {
             assert_eq!(hash_flat(&FlatDoc::new(&nested(DEEP, maps)), &mut st), nested_hash(DEEP, maps));
+        }
+        // every length class of the leaf's paths: empty, one mum (1 to 16), and hash_long (17 on)
+        for n in 0..=70 {
+            let v =
+                Val::Map(vec![("k".repeat(n), Val::Array(vec![s(&"é".repeat(n / 2)), Val::Bin(vec![n as u8; n])]))]);
+            assert_eq!(hash_flat(&FlatDoc::new(&v), &mut st), hash_val(&v), "length {n}");
+            assert_eq!(hash_flat_counted(&FlatDoc::new(&v), &mut st), hash_val(&v), "length {n}");
         }
     }
 
