@@ -200,7 +200,7 @@ public final class FlatDoc {
                 // the children until one is a non-empty container (i < n: x is at it) or the end
                 if (isMap) {
                     while (i < n) {
-                        key = Hash.bytes(Hash.S_STRING, pool, (int) payload[x], count[x]);
+                        key = key(pool, (int) payload[x], count[x]);
                         x++;
                         t = tag[x];
                         long h;
@@ -251,6 +251,22 @@ public final class FlatDoc {
             }
         }
 
+        /** seed(string) ^ P2: the constant of a key's one mum. */
+        private static final long KEY_X2 = Hash.S_STRING ^ Hash.P2;
+
+        /**
+         * A key's hash: one mum for 1–16 bytes (Hash.bytes' one block, read whole: the pool is
+         * padded by 16 bytes), Hash.bytes for an empty or longer one; the walks' keys skip Hash.bytes'
+         * loop and tail tests, as the native and Go walks' keys do (docs/methodology.md, "Go's flat
+         * walk").
+         */
+        private static long key(byte[] pool, int off, int n) {
+            if (((n - 1) >>> 4) != 0) return Hash.bytes(Hash.S_STRING, pool, off, n);
+            long lo = (long) Hash.LE.get(pool, off) & Hash.MASK_LO[n & 31];
+            long hi = (long) Hash.LE.get(pool, off + 8) & Hash.MASK_HI[n & 31];
+            return Hash.mum(lo ^ Hash.P1, hi ^ n ^ KEY_X2);
+        }
+
         /**
          * A leaf's hash: one mum for a scalar or a string or binary of 1–16 bytes (the tables above),
          * Hash.bytes for an empty or longer one. Small enough for the JIT to inline in both loops.
@@ -294,7 +310,7 @@ public final class FlatDoc {
                 }
                 left--;
                 if (isMap) {
-                    s.keyHash(Hash.bytes(Hash.S_STRING, pool, (int) payload[x], count[x]));
+                    s.keyHash(key(pool, (int) payload[x], count[x]));
                     x++;
                 }
                 byte t = tag[x];
