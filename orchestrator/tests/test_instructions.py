@@ -357,6 +357,47 @@ def test_a_cell_of_a_varying_harness_takes_the_median_of_its_n2_counts_and_resum
     assert c["instr_deterministic"] == 0  # its N2 counts differ
 
 
+def test_a_varying_cell_whose_counts_spread_too_far_for_k_operations_counts_n2_again_with_k_eight_times_larger(
+    store, tmp_path, monkeypatch
+):
+    from serbench.harnesses.go import GoHarness
+
+    (tmp_path / "doc.msgpack").write_bytes(b"\x80" * 100_000)  # 100 extra iterations, as above
+    entry = {"dataset": "product", "kind": "schemaless", "hash": "ab", "files": {"msgpack": {"file": "doc.msgpack"}}}
+    bench = {"id": "hash-data", "library": "serbench-go", "version": "1", "tests": ["write"], "formats": ["msgpack"]}
+    # a set-up of 10 M instructions that varies by 40,000 from process to process (as a Go process
+    # building a large document does), 1,000 instructions an operation
+    n1_counts = iter([10_000_000, 10_040_000])
+    n2_counts = iter([10_100_000, 10_101_000, 10_820_000, 10_800_000, 10_810_000, 16_440_000, 16_400_000])
+    processes = []
+
+    def fake_count(cell, n, width, folder, mode, seed, exe):
+        processes.append((n, width))
+        if len(processes) == 6:  # killed in stage 1: the run stops here
+            raise KeyboardInterrupt
+        return runner.Outcome("ok", None, [], 0.1), next(n1_counts if n == 1 else n2_counts)
+
+    monkeypatch.setattr(instructions, "count", fake_count)
+    store.create_run("r", "quick", {"measure": "instructions"}, {}, MANIFEST)
+    cells = [runner.Cell(GoHarness(ROOT), bench, "write", entry, "msgpack", tmp_path, None)]
+    args = (store, "r", cells, runner.MODES["quick"], 0, lambda *a: None, "/bin/false")
+    with pytest.raises(KeyboardInterrupt):
+        instructions.run_cells(*args)
+    instructions.run_cells(*args)  # --resume: stage 1 goes on where it stopped
+    # stage 0, k = 100: 1,000 and 1,010 an operation (they agree), spread (40,000 + 1,000) / 100 = 410
+    # against 1,005: unresolved. Stage 1, k = 800: 1,025 and 1,000 disagree, a third 1,012.5 settles
+    # them, spread (40,000 + 10,000) / 800 = 62.5 against 1,012.5: unresolved. Stage 2, k = 6,400:
+    # 1,006.25 and 1,000, spread (40,000 + 40,000) / 6,400 = 12.5 against 1,003: resolved.
+    assert [n for n, _ in processes] == [1, 101, 1, 101, 801, 801, 801, 801, 6401, 6401]  # the 6th killed, then run
+    assert {w for _, w in processes} == {4}  # one argv width in every process of the cell, "0001" to "6401"
+    instructions.finalize(store, "r")
+    (c,) = store.cells("r")
+    assert c["instructions_per_op"] == pytest.approx((16_420_000 - 10_000_000) / 6400)
+    state = json.loads(c["instr_json"])
+    assert state["stage"] == 2 and state["n2"] == 6401
+    assert instructions.noise_per_op(state["counts"], 1, 6401, 2) == pytest.approx(12.5)
+
+
 # --- a real count -------------------------------------------------------------------------------------
 
 

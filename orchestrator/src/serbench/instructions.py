@@ -15,7 +15,9 @@ instructions per operation = (I2 − I1) / k: everything but the k extra iterati
 runs and cancels. A count is exact, so a cell needs one such pair, not rounds, and has no CI; the
 repeat proves the count reproduces (a library that seeds a hash function from the OS, say, does not).
 A harness whose counts vary by design (Go's collector runs on timers) counts N2 again, and a third
-time if the two disagree, and uses their median (next_round).
+time if the two disagree, and uses their median (next_round); when the spread of its counts is still
+a large part of k operations' instructions, it counts N2 again with k eight times larger, up to twice
+(stage_rounds, resolved).
 """
 
 from __future__ import annotations
@@ -72,6 +74,16 @@ N2_ROUNDS = (ROUND_N2, ROUND_N2_AGAIN, ROUND_N2_THIRD)
 #: size-2 runs, while one N2 count of msgp-tokens was 12% off the other run's (docs/methodology.md,
 #: "Go: counted, not exactly").
 AGREE_REL = 0.01
+#: a varying harness's cell is resolved when the spread of its counts (the two N1 processes', plus
+#: the spread of its N2 counts), over k, is at most this part of its per-operation figure; otherwise
+#: its N2 counts are taken again with k ESCALATE times larger, at most MAX_STAGE times. A Go process
+#: that builds a large document varies by about a million instructions whatever k is (its collector
+#: runs during the set-up too): the Go hash-data-typed baseline on `product` (1.1 MB, k = 9) counted
+#: 766,653 and then -44,870 instructions an operation in two runs, where C counts 265,483
+#: (docs/methodology.md, "Go: counted, not exactly").
+RESOLVE_REL = 0.05
+ESCALATE = 8
+MAX_STAGE = 2
 
 
 class ValgrindMissing(HarnessError):
@@ -155,32 +167,67 @@ def extra_iterations(input_bytes: int, scale: int = 1) -> int:
     return max(1, min(scale * MAX_EXTRA, round(scale * TARGET_BYTES / max(1, input_bytes))))
 
 
-def n2_counts(counts: dict) -> list[int]:
-    """A cell's N2 counts: one, except for a harness whose counts vary, which has two that agree or three."""
-    return [counts[str(r)] for r in N2_ROUNDS if str(r) in counts]
+def stage_rounds(stage: int) -> tuple[int, int, int]:
+    """The rounds of a stage's N2 counts (first, again, third): stage 0's are N2_ROUNDS, each later
+    stage (k ESCALATE times larger) has three rounds of its own after them."""
+    if stage == 0:
+        return N2_ROUNDS
+    first = ROUND_N2_THIRD + 1 + 3 * (stage - 1)
+    return first, first + 1, first + 2
 
 
-def n2_total(counts: dict) -> float | None:
-    """The N2 count a cell's figure uses: the median of its N2 counts, None without any."""
-    got = n2_counts(counts)
+def stage_n2(n1: int, k: int, stage: int) -> int:
+    """N2 of a stage: n1 + k, times ESCALATE for each stage after the first."""
+    return n1 + k * ESCALATE**stage
+
+
+def n2_counts(counts: dict, stage: int = 0) -> list[int]:
+    """A cell's N2 counts of a stage: one, except for a harness whose counts vary, which has two that
+    agree or three."""
+    return [counts[str(r)] for r in stage_rounds(stage) if str(r) in counts]
+
+
+def n2_total(counts: dict, stage: int = 0) -> float | None:
+    """The N2 count a cell's figure uses: the median of its N2 counts of the stage, None without any."""
+    got = n2_counts(counts, stage)
     return statistics.median(got) if got else None
 
 
-def next_round(counts: dict, n1: int, n2: int, varying: bool) -> tuple[int, int] | None:
+def next_round(counts: dict, n1: int, n2: int, varying: bool, stage: int = 0) -> tuple[int, int] | None:
     """The next process of a cell, as (round, N), from the counts it has; None when it has them all.
     Every cell gets N1, N2 and N1 again; a cell of a harness whose counts vary gets N2 a second time,
-    and a third when the two do not agree within AGREE_REL an operation."""
-    for rnd, n in ((ROUND_N1, n1), (ROUND_N2, n2), (ROUND_REPEAT, n1)):
+    and a third when the two do not agree within AGREE_REL an operation. n2 is the stage's."""
+    first_n2, again_n2, third_n2 = stage_rounds(stage)
+    for rnd, n in ((ROUND_N1, n1), (first_n2, n2), (ROUND_REPEAT, n1)):
         if str(rnd) not in counts:
             return rnd, n
     if not varying:
         return None
-    if str(ROUND_N2_AGAIN) not in counts:
-        return ROUND_N2_AGAIN, n2
-    if str(ROUND_N2_THIRD) in counts:
+    if str(again_n2) not in counts:
+        return again_n2, n2
+    if str(third_n2) in counts:
         return None
-    first, again = (per_op(counts[str(ROUND_N1)], counts[str(r)], n1, n2) for r in (ROUND_N2, ROUND_N2_AGAIN))
-    return None if abs(again - first) <= AGREE_REL * max(abs(first), abs(again)) else (ROUND_N2_THIRD, n2)
+    first, again = (per_op(counts[str(ROUND_N1)], counts[str(r)], n1, n2) for r in (first_n2, again_n2))
+    return None if abs(again - first) <= AGREE_REL * max(abs(first), abs(again)) else (third_n2, n2)
+
+
+def noise_per_op(counts: dict, n1: int, n2: int, stage: int = 0) -> float:
+    """How far the counts of a cell's processes spread, over k: the two N1 counts' difference plus the
+    N2 counts' (of two, their difference; of three, the median's distance to the nearer other: the
+    third count outvotes an outlier), divided by n2 − n1. A bound on the error of the per-operation
+    figure; 0 for a count that reproduces."""
+    ones = [counts[str(r)] for r in (ROUND_N1, ROUND_REPEAT) if str(r) in counts]
+    twos = sorted(n2_counts(counts, stage))
+    if len(twos) == 3:
+        twos = min(twos[:2], twos[1:], key=lambda p: p[1] - p[0])
+    spread = (max(ones) - min(ones) if ones else 0) + (twos[-1] - twos[0] if twos else 0)
+    return spread / (n2 - n1)
+
+
+def resolved(counts: dict, n1: int, n2: int, stage: int = 0) -> bool:
+    """Whether a cell's figure is known to RESOLVE_REL: its counts' spread over k against the figure."""
+    figure = per_op(counts[str(ROUND_N1)], n2_total(counts, stage), n1, n2)
+    return noise_per_op(counts, n1, n2, stage) <= RESOLVE_REL * abs(figure)
 
 
 def per_op(total_n1: float, total_n2: float, n1: int, n2: int) -> float:
@@ -284,24 +331,36 @@ def run_cells(
             store.record_round(c.id, ROUND_N1, "unsupported", f"instruction counts: {why}", 0.0, [])
         elif not why:
             todo.append(c)
-    # a varying harness's cell is at least four processes (N2 twice), five when they disagree
+    # a varying harness's cell is at least four processes (N2 twice), five when they disagree, and
+    # two or three more at each later stage
     finished, total = 0, sum(4 if c.harness.instructions_varying else 3 for c in todo)
     with work_dir() as folder:
         for c in todo:
+            varying = bool(c.harness.instructions_varying)
             k = extra_iterations(c.file.stat().st_size, c.harness.instructions_scale)
-            n2 = N1 + k
-            width = len(str(n2))
-            state = _counts(rows[c.id]) or {"tool": "cachegrind", "n1": N1, "n2": n2, "counts": {}}
+            # one argv width for every process of the cell, whatever stage it reaches
+            width = len(str(stage_n2(N1, k, MAX_STAGE if varying else 0)))
+            state = _counts(rows[c.id]) or {"tool": "cachegrind", "n1": N1, "n2": N1 + k, "counts": {}}
+            stage = state.get("stage", 0)
+            n2 = stage_n2(N1, k, stage)
             done = store.done_rounds(c.id)
             # a count is kept only with its round (one stored before a crash, its round not, is redone)
             state["counts"] = {r: v for r, v in state["counts"].items() if int(r) in done}
             finished += len(state["counts"])
             while not any(r["status"] != "ok" for r in done.values()):
-                step = next_round(state["counts"], N1, n2, bool(c.harness.instructions_varying))
+                step = next_round(state["counts"], N1, n2, varying, stage)
+                if step is None and varying and stage < MAX_STAGE and not resolved(state["counts"], N1, n2, stage):
+                    # the counts spread too far for k operations to tell: k eight times larger
+                    stage += 1
+                    n2 = stage_n2(N1, k, stage)
+                    state["stage"], state["n2"] = stage, n2
+                    store.update_cell(c.id, instr_json=json.dumps(state))
+                    total += 2
+                    continue
                 if step is None:
                     break
                 rnd, n = step
-                if rnd == ROUND_N2_THIRD:
+                if rnd == stage_rounds(stage)[2]:
                     total += 1
                 progress(finished, total, f"{c.label} (valgrind, N={n})")
                 out, instr = count(c, n, width, folder, mode, seed, exe)
@@ -322,11 +381,12 @@ def finalize(store: Store, run_id: str) -> None:
     for r in store.cells(run_id):
         state = _counts(r)
         got = state.get("counts", {})
-        if r["status"] not in ("pending", "ok") or not all(str(k) in got for k in (ROUND_N1, ROUND_N2)):
+        stage = state.get("stage", 0)
+        if r["status"] not in ("pending", "ok") or not all(str(k) in got for k in (ROUND_N1, stage_rounds(stage)[0])):
             continue
-        gross = per_op(got[str(ROUND_N1)], n2_total(got), state["n1"], state["n2"])
+        gross = per_op(got[str(ROUND_N1)], n2_total(got, stage), state["n1"], state["n2"])
         repeat = got.get(str(ROUND_REPEAT))
-        same_n2 = len(set(n2_counts(got))) == 1
+        same_n2 = len(set(n2_counts(got, stage))) == 1
         deterministic = None if repeat is None else int(repeat == got[str(ROUND_N1)] and same_n2)
         store.update_cell(r["id"], status="ok", instructions_per_op=gross, instr_deterministic=deterministic)
     rows = store.cells(run_id)
