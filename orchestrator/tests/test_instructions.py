@@ -324,35 +324,44 @@ def test_a_varying_harness_counts_n2_again_and_a_third_time_only_when_the_two_di
     assert instructions.n2_total(settled) == 150_100  # the median of three: the outlier is outvoted
 
 
-def test_a_cell_of_a_varying_harness_takes_the_median_of_its_n2_counts_and_resumes_without_recounting(
-    store, tmp_path, monkeypatch
-):
+def _go_cell_killed_once_then_resumed(store, tmp_path, monkeypatch, bench, test, totals, kill_at):
+    """Counts one Go cell of a 100 kB file (1 MB x 10 / 100 kB: 100 extra iterations) with fake
+    counts (the next of totals[n == 1] for a process of N = n), kills the run at the kill_at-th
+    process, resumes it, finalizes it; returns each process's (N, argv width) and the cell."""
     from serbench.harnesses.go import GoHarness
 
-    (tmp_path / "doc.msgpack").write_bytes(b"\x80" * 100_000)  # 1 MB x 10 / 100 kB: 100 extra iterations
+    (tmp_path / "doc.msgpack").write_bytes(b"\x80" * 100_000)
     entry = {"dataset": "size-2", "kind": "schemaless", "hash": "ab", "files": {"msgpack": {"file": "doc.msgpack"}}}
-    bench = {"id": "msgp-intf", "library": "msgp", "version": "1", "tests": ["tree"], "formats": ["msgpack"]}
-    # the N2 counts in the order the processes run: the second disagrees, the third settles it
-    n2_counts = iter([150_000, 180_000, 151_000])
+    bench = {"id": bench, "library": "x", "version": "1", "tests": [test], "formats": ["msgpack"]}
+    ones, twos = (iter(t) for t in totals)
     processes = []
 
     def fake_count(cell, n, width, folder, mode, seed, exe):
-        processes.append(n)
-        if len(processes) == 4:  # the fourth process, N2 again, is killed: the run stops here
+        processes.append((n, width))
+        if len(processes) == kill_at:
             raise KeyboardInterrupt
-        total = 50_000 if n == 1 else next(n2_counts)
-        return runner.Outcome("ok", None, [], 0.1), total
+        return runner.Outcome("ok", None, [], 0.1), next(ones if n == 1 else twos)
 
     monkeypatch.setattr(instructions, "count", fake_count)
     store.create_run("r", "quick", {"measure": "instructions"}, {}, MANIFEST)
-    cells = [runner.Cell(GoHarness(ROOT), bench, "tree", entry, "msgpack", tmp_path, None)]
+    cells = [runner.Cell(GoHarness(ROOT), bench, test, entry, "msgpack", tmp_path, None)]
     args = (store, "r", cells, runner.MODES["quick"], 0, lambda *a: None, "/bin/false")
     with pytest.raises(KeyboardInterrupt):
         instructions.run_cells(*args)
-    instructions.run_cells(*args)  # --resume: the three processes that ended are not run again
-    assert processes == [1, 101, 1, 101, 101, 101]  # N1, N2, N1 again, N2 again (killed, then run), N2 third
+    instructions.run_cells(*args)  # --resume: the processes that ended are not run again
     instructions.finalize(store, "r")
     (c,) = store.cells("r")
+    return processes, c
+
+
+def test_a_cell_of_a_varying_harness_takes_the_median_of_its_n2_counts_and_resumes_without_recounting(
+    store, tmp_path, monkeypatch
+):
+    # the N2 counts in the order the processes run: the second disagrees, the third settles it; the
+    # fourth process, N2 again, is killed
+    totals = ([50_000] * 2, [150_000, 180_000, 151_000])
+    processes, c = _go_cell_killed_once_then_resumed(store, tmp_path, monkeypatch, "msgp-intf", "tree", totals, 4)
+    assert [n for n, _ in processes] == [1, 101, 1, 101, 101, 101]  # N1, N2, N1 again, N2 again twice, N2 third
     assert c["instructions_per_op"] == 1_010  # (151,000 - 50,000) / 100: the 180,000 is outvoted
     assert c["instr_deterministic"] == 0  # its N2 counts differ
 
@@ -360,38 +369,18 @@ def test_a_cell_of_a_varying_harness_takes_the_median_of_its_n2_counts_and_resum
 def test_a_varying_cell_whose_counts_spread_too_far_for_k_operations_counts_n2_again_with_k_eight_times_larger(
     store, tmp_path, monkeypatch
 ):
-    from serbench.harnesses.go import GoHarness
-
-    (tmp_path / "doc.msgpack").write_bytes(b"\x80" * 100_000)  # 100 extra iterations, as above
-    entry = {"dataset": "product", "kind": "schemaless", "hash": "ab", "files": {"msgpack": {"file": "doc.msgpack"}}}
-    bench = {"id": "hash-data", "library": "serbench-go", "version": "1", "tests": ["write"], "formats": ["msgpack"]}
     # a set-up of 10 M instructions that varies by 40,000 from process to process (as a Go process
-    # building a large document does), 1,000 instructions an operation
-    n1_counts = iter([10_000_000, 10_040_000])
-    n2_counts = iter([10_100_000, 10_101_000, 10_820_000, 10_800_000, 10_810_000, 16_440_000, 16_400_000])
-    processes = []
-
-    def fake_count(cell, n, width, folder, mode, seed, exe):
-        processes.append((n, width))
-        if len(processes) == 6:  # killed in stage 1: the run stops here
-            raise KeyboardInterrupt
-        return runner.Outcome("ok", None, [], 0.1), next(n1_counts if n == 1 else n2_counts)
-
-    monkeypatch.setattr(instructions, "count", fake_count)
-    store.create_run("r", "quick", {"measure": "instructions"}, {}, MANIFEST)
-    cells = [runner.Cell(GoHarness(ROOT), bench, "write", entry, "msgpack", tmp_path, None)]
-    args = (store, "r", cells, runner.MODES["quick"], 0, lambda *a: None, "/bin/false")
-    with pytest.raises(KeyboardInterrupt):
-        instructions.run_cells(*args)
-    instructions.run_cells(*args)  # --resume: stage 1 goes on where it stopped
+    # building a large document does), 1,000 instructions an operation; the sixth process (stage 1's
+    # second) is killed
+    twos = [10_100_000, 10_101_000, 10_820_000, 10_800_000, 10_810_000, 16_440_000, 16_400_000]
+    totals = ([10_000_000, 10_040_000], twos)
+    processes, c = _go_cell_killed_once_then_resumed(store, tmp_path, monkeypatch, "hash-data", "write", totals, 6)
     # stage 0, k = 100: 1,000 and 1,010 an operation (they agree), spread (40,000 + 1,000) / 100 = 410
     # against 1,005: unresolved. Stage 1, k = 800: 1,025 and 1,000 disagree, a third 1,012.5 settles
     # them, spread (40,000 + 10,000) / 800 = 62.5 against 1,012.5: unresolved. Stage 2, k = 6,400:
     # 1,006.25 and 1,000, spread (40,000 + 40,000) / 6,400 = 12.5 against 1,003: resolved.
-    assert [n for n, _ in processes] == [1, 101, 1, 101, 801, 801, 801, 801, 6401, 6401]  # the 6th killed, then run
+    assert [n for n, _ in processes] == [1, 101, 1, 101, 801, 801, 801, 801, 6401, 6401]
     assert {w for _, w in processes} == {4}  # one argv width in every process of the cell, "0001" to "6401"
-    instructions.finalize(store, "r")
-    (c,) = store.cells("r")
     assert c["instructions_per_op"] == pytest.approx((16_420_000 - 10_000_000) / 6400)
     state = json.loads(c["instr_json"])
     assert state["stage"] == 2 and state["n2"] == 6401
