@@ -78,7 +78,7 @@ AGREE_REL = 0.01
 #: the spread of its N2 counts), over k, is at most this part of its per-operation figure; otherwise
 #: its N2 counts are taken again with k ESCALATE times larger, at most MAX_STAGE times. A Go process
 #: that builds a large document varies by about a million instructions whatever k is (its collector
-#: runs during the set-up too): the Go hash-data-typed baseline on `product` (1.1 MB, k = 9) counted
+#: runs during the set-up too): the Go hash-data-typed baseline on `product` (k = 9) counted
 #: 766,653 and then -44,870 instructions an operation in two runs, where C counts 265,483
 #: (docs/methodology.md, "Go: counted, not exactly").
 RESOLVE_REL = 0.05
