@@ -77,7 +77,7 @@ AGREE_REL = 0.01
 #: a varying harness's cell is resolved when the spread of its counts (the two N1 processes', plus
 #: the spread of its N2 counts), over k, is at most this part of its per-operation figure; otherwise
 #: its N2 counts are taken again with k ESCALATE times larger, at most MAX_STAGE times. A Go process
-#: that builds a large document varies by about a million instructions whatever k is (its collector
+#: that builds a large document varies by a million instructions or more whatever k is (its collector
 #: runs during the set-up too): the Go hash-data-typed baseline on `product` (k = 9) counted
 #: 766,653 and then -44,870 instructions an operation in two runs, where C counts 265,483
 #: (docs/methodology.md, "Go: counted, not exactly").
