@@ -171,8 +171,7 @@ func (d *Flat) leaf(x *flatNode) uint64 {
 		return d.bytesOf(*x)
 	}
 	lo, hi := leafWords(x, unsafe.Pointer(unsafe.SliceData(d.bytes)))
-	m := &mask16[n&31]
-	return Mum(lo&m[0]^c.x1, hi&m[1]^n^c.x2)
+	return leafMum(lo, hi, c, n)
 }
 
 // bytesOf hashes a string or binary node with its seed.
@@ -217,12 +216,21 @@ func leafWords(x *flatNode, pool unsafe.Pointer) (uint64, uint64) {
 	return binary.LittleEndian.Uint64((*[16]byte)(w)[:8]), binary.LittleEndian.Uint64((*[16]byte)(w)[8:])
 }
 
-// words16 is the 16 bytes of the pool at off, as two little-endian words, without a bounds check:
-// off is a string's offset (or 0, for a scalar), and Flatten pads the pool with 16 bytes past the
-// last string, so the 16 bytes lie inside it.
-func words16(pool unsafe.Pointer, off uint64) (uint64, uint64) {
+// leafMum is the one mum of a leaf whose n (flatLeaf: its length, or 8 for a scalar) is 1 to 16,
+// over its words (leafWords); the caller tests n, so that this has no call in it and Go inlines it
+// into the walks' loops (with leafWords inside it would cost 86 of the inliner's 80).
+func leafMum(lo, hi uint64, c *leafConst, n uint64) uint64 {
+	m := &mask16[n&31]
+	return Mum(lo&m[0]^c.x1, hi&m[1]^n^c.x2)
+}
+
+// keyMum is the hash of a key of n = 1 to 16 bytes (Bytes' short path) at off in the pool, read
+// without a bounds check: Flatten pads the pool with 16 bytes past the last string, so the 16
+// bytes lie inside it. The caller tests n, as for leafMum.
+func keyMum(pool unsafe.Pointer, off, n uint64) uint64 {
 	w := (*[16]byte)(unsafe.Add(pool, off))
-	return binary.LittleEndian.Uint64(w[:8]), binary.LittleEndian.Uint64(w[8:])
+	m := &mask16[n&31]
+	return Mum(binary.LittleEndian.Uint64(w[:8])&m[0]^P1, binary.LittleEndian.Uint64(w[8:])&m[1]^n^keyX2)
 }
 
 // Hash is the object hash of the document (tree form), iteratively: the open container's frame
@@ -234,8 +242,9 @@ func words16(pool unsafe.Pointer, off uint64) (uint64, uint64) {
 // Written for Go's compiler, which the C and Rust walks need not be (docs/methodology.md, "Go's
 // flat walk"): the open frame is five locals, not a FlatFrame (Go keeps a struct of more than four
 // fields in memory, so each f.acc += was a load and a store per value); nodes and the pool's 16
-// bytes are read through next, leafWords and words16, with no bounds check; a key of 1 to 16 bytes is hashed
-// in the loop (Bytes is over the inliner's budget, and a call per entry spills every register).
+// bytes are read through next, leafWords and keyMum, with no bounds check; a key of 1 to 16 bytes
+// is hashed in the loop (Bytes is over the inliner's budget, and a call per entry spills every
+// register).
 func (d *Flat) Hash(st *[]FlatFrame) uint64 {
 	nodes := d.nodes
 	if len(nodes) == 0 {
@@ -258,11 +267,12 @@ func (d *Flat) Hash(st *[]FlatFrame) uint64 {
 	p := next(unsafe.Pointer(unsafe.SliceData(nodes)), 1) // the next node
 	for {
 		// the children of the open container until one is a non-empty container (opened) or it
-		// ends. The leaf is written out in both loops: as a function it is over the Go inliner's
-		// budget (a function with a call in it always is), and a call per value costs more (every
-		// register is the caller's to save). A scalar, or a string of 1 to 16 bytes, is one mum
-		// (flatLeaf) over 16 bytes: a string's in the pool, a scalar's node's own (leafWords).
-		// Other strings (n = 0 or more than 16) and containers (n = 0) leave the leaf's path.
+		// ends. The leaf's test is written out in both loops, its one mum inlined (leafMum): a
+		// whole leaf as a function is over the Go inliner's budget (a function with a call in it
+		// always is), and a call per value costs more (every register is the caller's to save). A
+		// scalar, or a string of 1 to 16 bytes, is one mum (flatLeaf) over 16 bytes: a string's in
+		// the pool, a scalar's node's own (leafWords). Other strings (n = 0 or more than 16) and
+		// containers (n = 0) leave the leaf's path.
 		opened := false
 		if isMap {
 			// entries left, counted down: a map's terms need no index, so its count stays out
@@ -271,9 +281,7 @@ func (d *Flat) Hash(st *[]FlatFrame) uint64 {
 			for ; left != 0; left-- {
 				k := (*flatNode)(p)
 				if kn := uint64(k.count); kn-1 < 16 {
-					lo, hi := words16(pool, k.payload)
-					m := &mask16[kn&31]
-					key = Mum(lo&m[0]^P1, hi&m[1]^kn^keyX2)
+					key = keyMum(pool, k.payload, kn)
 				} else {
 					key = d.bytesOf(*k)
 				}
@@ -282,8 +290,7 @@ func (d *Flat) Hash(st *[]FlatFrame) uint64 {
 				var h uint64
 				if xn := uint64(x.count)&c.str | c.n; xn-1 < 16 { // the leaf is one mum
 					lo, hi := leafWords(x, pool)
-					m := &mask16[xn&31]
-					h = Mum(lo&m[0]^c.x1, hi&m[1]^xn^c.x2)
+					h = leafMum(lo, hi, c, xn)
 				} else if x.tag < flatArray {
 					h = d.bytesOf(*x)
 				} else if x.count != 0 {
@@ -304,8 +311,7 @@ func (d *Flat) Hash(st *[]FlatFrame) uint64 {
 				var h uint64
 				if xn := uint64(x.count)&c.str | c.n; xn-1 < 16 { // the leaf is one mum
 					lo, hi := leafWords(x, pool)
-					m := &mask16[xn&31]
-					h = Mum(lo&m[0]^c.x1, hi&m[1]^xn^c.x2)
+					h = leafMum(lo, hi, c, xn)
 				} else if x.tag < flatArray {
 					h = d.bytesOf(*x)
 				} else if x.count != 0 {
@@ -390,9 +396,7 @@ func (d *Flat) HashEvents(s *Stream, st *[]EventFrame) (uint64, error) {
 			k := (*flatNode)(p)
 			var key uint64
 			if n := uint64(k.count); n-1 < 16 { // Bytes' short path, as in Hash
-				lo, hi := words16(pool, k.payload)
-				m := &mask16[n&31]
-				key = Mum(lo&m[0]^P1, hi&m[1]^n^keyX2)
+				key = keyMum(pool, k.payload, n)
 			} else {
 				key = d.bytesOf(*k)
 			}
