@@ -173,6 +173,8 @@ pub fn hash_bytes_seeded(s: u64, b: &[u8]) -> u64 {
         // SAFETY: n >= 1 bytes at b's start, and the 16 from there lie in its page
         return unsafe { hash_short(s, b.as_ptr(), n) };
     }
+    // the C harness's SB_LIKELY on the short path: the exact path laid out of the loop's way
+    std::hint::cold_path();
     hash_slow(s, b)
 }
 
