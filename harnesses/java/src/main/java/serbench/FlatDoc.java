@@ -251,20 +251,14 @@ public final class FlatDoc {
             }
         }
 
-        /** seed(string) ^ P2: the constant of a key's one mum. */
-        private static final long KEY_X2 = Hash.S_STRING ^ Hash.P2;
-
         /**
-         * A key's hash: one mum for 1–16 bytes (Hash.bytes' one block, read whole: the pool is
-         * padded by 16 bytes), Hash.bytes for an empty or longer one; the walks' keys skip Hash.bytes'
-         * loop and tail tests, as the native and Go walks' keys do (docs/methodology.md, "Go's flat
-         * walk").
+         * A key's hash: one mum for 1–16 bytes (Hash.block, read whole: the pool is padded by 16
+         * bytes), Hash.bytes for an empty or longer one; the walks' keys skip Hash.bytes' loop and
+         * tail tests, as the native and Go walks' keys do (docs/methodology.md, "Go's flat walk").
          */
         private static long key(byte[] pool, int off, int n) {
             if (((n - 1) >>> 4) != 0) return Hash.bytes(Hash.S_STRING, pool, off, n);
-            long lo = (long) Hash.LE.get(pool, off) & Hash.MASK_LO[n & 31];
-            long hi = (long) Hash.LE.get(pool, off + 8) & Hash.MASK_HI[n & 31];
-            return Hash.mum(lo ^ Hash.P1, hi ^ n ^ KEY_X2);
+            return Hash.block(pool, off, n, Hash.S_STRING ^ n);
         }
 
         /**

@@ -154,17 +154,21 @@ public final class Hash {
         }
         if (i < n) {
             int r = n - i, at = off + i;
-            long w0, w1;
-            if (b.length - at >= 16) {
-                w0 = (long) LE.get(b, at) & MASK_LO[r & 31];
-                w1 = (long) LE.get(b, at + 8) & MASK_HI[r & 31];
-            } else {
-                w0 = word(b, off, n, i);
-                w1 = word(b, off, n, i + 8);
-            }
-            a = mum(w0 ^ P1, w1 ^ a ^ P2);
+            if (b.length - at >= 16) return block(b, at, r, a) ^ c;
+            a = mum(word(b, off, n, i) ^ P1, word(b, off, n, i + 8) ^ a ^ P2);
         }
         return a ^ c;
+    }
+
+    /**
+     * bytes' last block of r (1–16) bytes at b[at, at + r), with 16 readable bytes from at, read as
+     * two whole words and masked, chained onto a. A 1–16-byte string's whole hash is
+     * block(b, at, n, seed ^ n); FlatDoc's walks call it so for their keys.
+     */
+    static long block(byte[] b, int at, int r, long a) {
+        long w0 = (long) LE.get(b, at) & MASK_LO[r & 31];
+        long w1 = (long) LE.get(b, at + 8) & MASK_HI[r & 31];
+        return mum(w0 ^ P1, w1 ^ a ^ P2);
     }
 
     public static String hex(long h) {
