@@ -57,7 +57,7 @@ fn w32(b: &[u8], i: usize) -> u64 {
 
 /// The last 1 to 15 bytes as two zero-padded little-endian words, read with overlapping loads
 /// instead of a byte loop and never past the end: [`hash_slow`]'s path for a short string within 16
-/// bytes of its page's end (or on a target without [`load8_in_page`]).
+/// bytes of its page's end (or on a target without [`load16_in_page`]).
 #[inline(always)]
 fn tail16(t: &[u8]) -> (u64, u64) {
     let n = t.len();
@@ -113,30 +113,34 @@ pub fn can_read16(p: *const u8) -> bool {
     (p as usize & 4095) <= 4096 - 16
 }
 
-/// Whether this target has [`load8_in_page`]; elsewhere every string takes the exact path.
+/// Whether this target has [`load16_in_page`]; elsewhere every string takes the exact path.
 pub const FAST_SHORT: bool = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
 
-/// The little-endian 8 bytes at `p`, which may lie past the end of the object `p` points into.
-/// An `asm!` load, so that the read past the end is the machine's (which allows it within a mapped
-/// page) and not a Rust-level read outside an allocation.
+/// The little-endian 16 bytes at `p`, as two words, which may lie past the end of the object `p`
+/// points into. An `asm!` load, so that the read past the end is the machine's (which allows it
+/// within a mapped page) and not a Rust-level read outside an allocation; both words in one block,
+/// so the second is `[p + 8]` and not an `add` before a second block (one instruction fewer per
+/// short string, key and scalar leaf, which gcc's `memcpy` loads never had).
 ///
 /// # Safety
-/// `p` must point into a live object and the 8 bytes must lie in `p`'s page ([`can_read16`]).
+/// `p` must point into a live object and the 16 bytes must lie in `p`'s page ([`can_read16`]).
 #[inline(always)]
-unsafe fn load8_in_page(p: *const u8) -> u64 {
-    let w: u64;
+unsafe fn load16_in_page(p: *const u8) -> (u64, u64) {
+    let (lo, hi): (u64, u64);
+    // `lo` is written while `p` is still to be read: `out`, not `lateout`
     #[cfg(target_arch = "x86_64")]
-    core::arch::asm!("mov {w}, qword ptr [{p}]", p = in(reg) p, w = lateout(reg) w,
+    core::arch::asm!("mov {lo}, qword ptr [{p}]", "mov {hi}, qword ptr [{p} + 8]",
+                     p = in(reg) p, lo = out(reg) lo, hi = lateout(reg) hi,
                      options(pure, readonly, nostack, preserves_flags));
     #[cfg(target_arch = "aarch64")]
-    core::arch::asm!("ldr {w}, [{p}]", p = in(reg) p, w = lateout(reg) w,
+    core::arch::asm!("ldp {lo}, {hi}, [{p}]", p = in(reg) p, lo = out(reg) lo, hi = lateout(reg) hi,
                      options(pure, readonly, nostack, preserves_flags));
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
         let _ = p;
         unreachable!("FAST_SHORT is false on this target");
     }
-    w
+    (lo, hi)
 }
 
 /// The first `n` (0..=16) bytes at `p` as spec/hash.md's `w(0)` and `w(8)`: both words read whole
@@ -149,7 +153,8 @@ unsafe fn load8_in_page(p: *const u8) -> u64 {
 #[inline(always)]
 pub unsafe fn masked16(p: *const u8, n: usize) -> (u64, u64) {
     let (ml, mh) = MASK16[n];
-    (load8_in_page(p) & ml, load8_in_page(p.add(8)) & mh)
+    let (lo, hi) = load16_in_page(p);
+    (lo & ml, hi & mh)
 }
 
 /// `bytes(s, b)` for `1 <= n <= 16` bytes at `p`, from [`masked16`].
