@@ -90,6 +90,14 @@ pub fn hash_val(v: &Val) -> u64 {
 /// walk any tree needs, so the type dispatch a row spends reading its library's tree or its parser's
 /// events stays in the row's net time.
 /// A container's children follow it; a map's entries are (key, value) node pairs.
+///
+/// The walks read their nodes through a pointer without a bounds check (the C walk they match has
+/// none; with checks, `hash-object` ran 9,590 instructions per operation at size 2 against the
+/// native harness's 7,574, docs/methodology.md, "A third CPU, and Rust's walk without bounds
+/// checks"). That is sound by construction, the invariant every walk's `SAFETY` comment cites as
+/// "FlatDoc's layout": [`FlatDoc::new`] writes each container's `count` children (a map's as key and
+/// value pairs) right after it, and a walk reads a container's children only while fewer than
+/// `count` have been read, so the node it reads is inside `nodes`.
 pub struct FlatDoc {
     nodes: Vec<FlatNode>,
     bytes: Vec<u8>,
@@ -188,22 +196,6 @@ impl FlatDoc {
             d.nodes.push(FlatNode { tag, count: count as u32, payload });
         }
         d
-    }
-
-    /// Node `i` without a bounds check, for the walks of the baselines (the C walk they match has
-    /// none): with them, `hash-object` ran 9,590 instructions per operation at size 2 against the
-    /// native harness's 7,574, and 5.5 ns per value at size 4 against its 4.9 (docs/methodology.md,
-    /// "A third CPU, and Rust's walk without bounds checks").
-    ///
-    /// # Safety
-    /// `i < self.nodes.len()`. The walks hold it by construction: [`FlatDoc::new`] writes each
-    /// container's `count` children (a map's as key and value pairs) right after it, and the walks
-    /// read a container's children only while fewer than `count` have been read.
-    #[inline(always)]
-    unsafe fn node(&self, i: usize) -> &FlatNode {
-        debug_assert!(i < self.nodes.len());
-        // SAFETY: the caller's contract
-        unsafe { self.nodes.get_unchecked(i) }
     }
 
     /// A string node's bytes, without a bounds check.
@@ -345,7 +337,7 @@ fn hash_flat_with<const EXACT: bool>(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u6
                     break false;
                 }
                 // SAFETY (both): entry f.i < f.n of this map is its key (a string node) at p and
-                // its value at p + 1, inside `nodes` (FlatDoc::node's contract)
+                // its value at p + 1, inside `nodes` (FlatDoc's layout)
                 let k = unsafe { &*p };
                 f.key = hash::hash_bytes_seeded(FLAT_SEED[F_STR as usize], unsafe { d.str_bytes(k) });
                 let x = unsafe { &*p.add(1) };
@@ -366,7 +358,7 @@ fn hash_flat_with<const EXACT: bool>(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u6
                 if f.i == f.n {
                     break false;
                 }
-                // SAFETY: child f.i < f.n of this array is at p, inside `nodes` (FlatDoc::node)
+                // SAFETY: child f.i < f.n of this array is at p, inside `nodes` (FlatDoc's layout)
                 let x = unsafe { &*p };
                 let h = if x.tag < F_ARRAY {
                     flat_leaf::<EXACT>(d, x)
@@ -381,7 +373,7 @@ fn hash_flat_with<const EXACT: bool>(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u6
             }
         };
         if opened {
-            // SAFETY: the loop above stopped at a non-empty container, at p (FlatDoc::node)
+            // SAFETY: the loop above stopped at a non-empty container, at p (FlatDoc's layout)
             let x = unsafe { *p };
             p = p.wrapping_add(1);
             st.push(f);
@@ -429,7 +421,8 @@ fn hash_flat_events_with<const EXACT: bool>(d: &FlatDoc, st: &mut Vec<FlatEventF
     st.clear();
     st.reserve(d.max_depth);
     let mut f = FlatEventFrame { left: u32::from(!nodes.is_empty()), is_map: false };
-    let mut i = 0usize;
+    // the next node, as a pointer (as in hash_flat, and as the C walk has it)
+    let mut p: *const FlatNode = nodes.as_ptr();
     loop {
         while f.left == 0 {
             let Some(parent) = st.pop() else { return h.value() };
@@ -439,14 +432,14 @@ fn hash_flat_events_with<const EXACT: bool>(d: &FlatDoc, st: &mut Vec<FlatEventF
         f.left -= 1;
         if f.is_map {
             // a key is the string node just before its value, hashed as rows hash a key (hash_str)
-            // SAFETY: a map's entry still to come is its key (a string node) at i (FlatDoc::node)
-            let k = unsafe { d.node(i) };
+            // SAFETY: a map's entry still to come is its key (a string node) at p (FlatDoc's layout)
+            let k = unsafe { &*p };
             h.key_hash(hash::hash_bytes_seeded(FLAT_SEED[F_STR as usize], unsafe { d.str_bytes(k) }))?;
-            i += 1;
+            p = p.wrapping_add(1);
         }
-        // SAFETY: a value still to come in the open container (or the root) is at i (FlatDoc::node)
-        let x = unsafe { d.node(i) };
-        i += 1;
+        // SAFETY: a value still to come in the open container (or the root) is at p (FlatDoc's layout)
+        let x = unsafe { &*p };
+        p = p.wrapping_add(1);
         if x.tag < F_ARRAY {
             h.emit(flat_leaf::<EXACT>(d, x))?;
         } else {
