@@ -91,13 +91,10 @@ pub fn hash_val(v: &Val) -> u64 {
 /// events stays in the row's net time.
 /// A container's children follow it; a map's entries are (key, value) node pairs.
 ///
-/// The walks read their nodes through a pointer without a bounds check (the C walk they match has
-/// none; with checks, `hash-object` ran 9,590 instructions per operation at size 2 against the
-/// native harness's 7,574, docs/methodology.md, "A third CPU, and Rust's walk without bounds
-/// checks"). That is sound by construction, the invariant every walk's `SAFETY` comment cites as
-/// "FlatDoc's layout": [`FlatDoc::new`] writes each container's `count` children (a map's as key and
-/// value pairs) right after it, and a walk reads a container's children only while fewer than
-/// `count` have been read, so the node it reads is inside `nodes`.
+/// The walks read their nodes through a pointer without a bounds check, with [`FlatDoc::node_at`]
+/// (the C walk they match has none; with checks, `hash-object` ran 9,590 instructions per operation
+/// at size 2 against the native harness's 7,574, docs/methodology.md, "A third CPU, and Rust's walk
+/// without bounds checks").
 pub struct FlatDoc {
     nodes: Vec<FlatNode>,
     bytes: Vec<u8>,
@@ -154,6 +151,20 @@ const LEAF_CONST: [LeafConst; 8] = {
 };
 
 impl FlatDoc {
+    /// The node `p` points at, read without a bounds check.
+    ///
+    /// # Safety
+    /// `p` points into `nodes`. The walks keep this by construction, the invariant each of their
+    /// `SAFETY` comments cites as "FlatDoc's layout": [`FlatDoc::new`] writes each container's
+    /// `count` children (a map's as key and value pairs) right after it, and a walk reads a
+    /// container's children only while fewer than `count` have been read. Debug builds check it.
+    #[inline(always)]
+    unsafe fn node_at(&self, p: *const FlatNode) -> &FlatNode {
+        debug_assert!(self.nodes.as_ptr_range().contains(&p), "a flat walk left its document");
+        // SAFETY: the caller's contract
+        unsafe { &*p }
+    }
+
     /// Flattens a tree, iteratively.
     pub fn new(v: &Val) -> FlatDoc {
         let mut d = FlatDoc { nodes: Vec::new(), bytes: Vec::new(), max_depth: 0 };
@@ -338,9 +349,9 @@ fn hash_flat_with<const EXACT: bool>(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u6
                 }
                 // SAFETY (both): entry f.i < f.n of this map is its key (a string node) at p and
                 // its value at p + 1, inside `nodes` (FlatDoc's layout)
-                let k = unsafe { &*p };
+                let k = unsafe { d.node_at(p) };
                 f.key = hash::hash_bytes_seeded(FLAT_SEED[F_STR as usize], unsafe { d.str_bytes(k) });
-                let x = unsafe { &*p.add(1) };
+                let x = unsafe { d.node_at(p.add(1)) };
                 let h = if x.tag < F_ARRAY {
                     flat_leaf::<EXACT>(d, x)
                 } else if x.count != 0 {
@@ -359,7 +370,7 @@ fn hash_flat_with<const EXACT: bool>(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u6
                     break false;
                 }
                 // SAFETY: child f.i < f.n of this array is at p, inside `nodes` (FlatDoc's layout)
-                let x = unsafe { &*p };
+                let x = unsafe { d.node_at(p) };
                 let h = if x.tag < F_ARRAY {
                     flat_leaf::<EXACT>(d, x)
                 } else if x.count != 0 {
@@ -374,7 +385,7 @@ fn hash_flat_with<const EXACT: bool>(d: &FlatDoc, st: &mut Vec<FlatFrame>) -> u6
         };
         if opened {
             // SAFETY: the loop above stopped at a non-empty container, at p (FlatDoc's layout)
-            let x = unsafe { *p };
+            let x = unsafe { *d.node_at(p) };
             p = p.wrapping_add(1);
             st.push(f);
             f = FlatFrame { n: x.count as u64, is_map: x.tag == F_MAP, ..FlatFrame::default() };
@@ -433,12 +444,12 @@ fn hash_flat_events_with<const EXACT: bool>(d: &FlatDoc, st: &mut Vec<FlatEventF
         if f.is_map {
             // a key is the string node just before its value, hashed as rows hash a key (hash_str)
             // SAFETY: a map's entry still to come is its key (a string node) at p (FlatDoc's layout)
-            let k = unsafe { &*p };
+            let k = unsafe { d.node_at(p) };
             h.key_hash(hash::hash_bytes_seeded(FLAT_SEED[F_STR as usize], unsafe { d.str_bytes(k) }))?;
             p = p.wrapping_add(1);
         }
         // SAFETY: a value still to come in the open container (or the root) is at p (FlatDoc's layout)
-        let x = unsafe { &*p };
+        let x = unsafe { d.node_at(p) };
         p = p.wrapping_add(1);
         if x.tag < F_ARRAY {
             h.emit(flat_leaf::<EXACT>(d, x))?;
