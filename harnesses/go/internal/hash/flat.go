@@ -162,8 +162,8 @@ func pushBytes[T string | []byte](d *Flat, tag uint8, s T) error {
 }
 
 // leaf hashes a leaf node (tag below flatArray) with Hash's one-mum leaf (flatLeaf), or exactly
-// when it is an empty or long string or binary. Out of line (over the inliner's budget): for
-// HashEvents, which calls the hasher for every value anyway, and for a root that is a leaf.
+// when it is an empty or long string or binary. Out of line (over the inliner's budget): for a root
+// that is a leaf.
 func (d *Flat) leaf(x *flatNode) uint64 {
 	c := &flatLeaf[x.tag&15]
 	n := uint64(x.count)&c.str | c.n
@@ -407,8 +407,17 @@ func (d *Flat) HashEvents(s *Stream, st *[]EventFrame) (uint64, error) {
 		}
 		x := (*flatNode)(p)
 		p = next(p, 1)
+		// the leaf's one mum written out, as in Hash (d.leaf is a call per value)
+		c := &flatLeaf[x.tag&15]
+		if xn := uint64(x.count)&c.str | c.n; xn-1 < 16 {
+			lo, hi := leafWords(x, pool)
+			if err := s.Emit(leafMum(lo, hi, c, xn)); err != nil {
+				return 0, err
+			}
+			continue
+		}
 		if x.tag < flatArray {
-			if err := s.Emit(d.leaf(x)); err != nil {
+			if err := s.Emit(d.bytesOf(*x)); err != nil {
 				return 0, err
 			}
 			continue

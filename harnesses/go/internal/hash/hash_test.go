@@ -1,6 +1,10 @@
 package hash
 
-import "testing"
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
 
 func arrayOf(hs ...uint64) uint64 {
 	var a uint64
@@ -201,5 +205,18 @@ func TestAStreamOnTheStackAllocatesNothingUpToItsInlineDepth(t *testing.T) {
 		feedNested(t, &s, inlineParents)
 	}); n != 0 {
 		t.Fatalf("%v allocations per document", n)
+	}
+}
+
+// Emit is inlined into the rows and the hash-events baseline (docs/methodology.md, "Go's streaming
+// hash"): a change that puts it over Go's inliner budget fails here, rather than adding a call to
+// every event of every Go incremental row unnoticed.
+func TestEmitIsWithinTheInlinerBudget(t *testing.T) {
+	out, err := exec.Command("go", "build", "-gcflags=-m", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "can inline (*Stream).Emit") {
+		t.Fatalf("(*Stream).Emit is no longer inlinable; go build -gcflags=-m=2 says why")
 	}
 }
