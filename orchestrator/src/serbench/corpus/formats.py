@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,8 +35,28 @@ class FormatError(ValueError):
     """A value cannot be written in a format, or a file is not valid in it."""
 
 
+# msgpack's names for the Python type of a refused map key, as the data model names them
+_PY_KIND = {
+    "int": "an integer",
+    "float": "a float",
+    "NoneType": "null",
+    "bool": "a boolean",
+    "bytes": "binary",
+    "list": "an array",
+    "tuple": "an array",
+    "dict": "a map",
+}
+
+
+def _key_kind_message(py_type: str) -> str:
+    return f"a map key is {_PY_KIND.get(py_type, py_type)}; the data model's map keys are strings, write it as one"
+
+
 def _unique_map(pairs: list[tuple]) -> dict:
     """object_pairs_hook: a map whose keys are unique, as the data model says (spec/data-model.md)."""
+    for k, _ in pairs:
+        if type(k) is not str:  # MessagePack's strict_map_key lets binary keys through
+            raise FormatError(_key_kind_message(type(k).__name__))
     d = dict(pairs)
     if len(d) != len(pairs):
         seen: set = set()
@@ -154,10 +175,16 @@ def decode_msgpack(data: bytes):
         raise FormatError(DEPTH_MESSAGE) from e
     except UnicodeDecodeError as e:
         raise _utf8_error(e) from e
+    except msgpack.FormatError as e:  # raised with no message, for the one type byte never assigned
+        raise FormatError(
+            "invalid MessagePack: the byte 0xc1, which the format never uses, where a value should start"
+        ) from e
     except Exception as e:  # msgpack raises several unrelated types for bad input
         text = str(e)
         if "incomplete input" in text or "exceeds max" in text:
             text = "the file ends inside a value (truncated, or a length field larger than the file)"
+        elif m := re.fullmatch(r"(\w+) is not allowed for map key when strict_map_key=True", text):
+            text = _key_kind_message(m[1])
         raise FormatError(f"invalid MessagePack: {text}") from e
 
 
@@ -220,6 +247,8 @@ def decode_cbor(data: bytes):
             raise FormatError(f"the key {key} appears twice in one map; keys must be unique, keep one") from e
         if isinstance(e, cbor2.CBORDecodeEOF):
             text = "the file ends inside a value (truncated, or a length field larger than the file)"
+        elif m := re.search(r"map key must be a text string or byte string, not (\w+)$", text):
+            text = _key_kind_message(m[1])
         raise FormatError(f"invalid CBOR: {text}") from e
     if fp.tell() != len(data):
         raise _trailing(len(data) - fp.tell())
