@@ -18,7 +18,16 @@ import zstandard
 from .. import threads
 from ..objhash import HASH_VERSION, hash_value, hex64
 from . import generator, typed
-from .formats import DECODERS, DEPTH_MESSAGE, FORMATS, IMPORT_EXTENSIONS, MAX_DEPTH, FormatError, IntegerTooLong
+from .formats import (
+    DECODERS,
+    DEPTH_MESSAGE,
+    FORMATS,
+    IMPORT_EXTENSIONS,
+    MAX_DEPTH,
+    FormatError,
+    IntegerTooLong,
+    key_kind_message,
+)
 
 MANIFEST = "manifest.json"
 GZIP_LEVEL = 9
@@ -166,7 +175,7 @@ def check_data_model(doc) -> tuple[int, bool]:
         if isinstance(v, dict):
             for k, x in v.items():
                 if type(k) is not str:
-                    raise FormatError(f"{_path(where)}: map key {k!r} is not a string; keys must be strings")
+                    raise FormatError(f"{_path(where)}: {key_kind_message(type(k).__name__, k)}")
                 problem = _string_problem(k, f"key {k.encode('utf-8', 'backslashreplace').decode()!r}")
                 if problem:
                     raise FormatError(f"{_path(where)}: {problem}")

@@ -35,7 +35,7 @@ class FormatError(ValueError):
     """A value cannot be written in a format, or a file is not valid in it."""
 
 
-# msgpack's names for the Python type of a refused map key, as the data model names them
+# The Python type of a refused map key (msgpack's and cbor2's names for it), as the data model names it
 _PY_KIND = {
     "int": "an integer",
     "float": "a float",
@@ -48,20 +48,23 @@ _PY_KIND = {
 }
 
 
-def _key_kind_message(py_type: str) -> str:
-    return f"a map key is {_PY_KIND.get(py_type, py_type)}; the data model's map keys are strings, write it as one"
+def key_kind_message(py_type: str, key: object = None) -> str:
+    """Why a map key of this Python type is refused; with the key itself when the caller has it."""
+    shown = "" if key is None else f" ({key!r})"
+    return (
+        f"a map key is {_PY_KIND.get(py_type, py_type)}{shown}; the data model's map keys are strings, write it as one"
+    )
 
 
 def _unique_map(pairs: list[tuple]) -> dict:
     """object_pairs_hook: a map whose keys are unique, as the data model says (spec/data-model.md)."""
-    for k, _ in pairs:
-        if type(k) is not str:  # MessagePack's strict_map_key lets binary keys through
-            raise FormatError(_key_kind_message(type(k).__name__))
     d = dict(pairs)
     if len(d) != len(pairs):
         seen: set = set()
         for k, _ in pairs:
-            if k in seen:
+            # a key that is not a string (MessagePack's strict_map_key lets binary through) is
+            # refused, with its path, by check_data_model
+            if k in seen and type(k) is str:
                 raise FormatError(f"the key {json.dumps(k)} appears twice in one map; keys must be unique, keep one")
             seen.add(k)
     return d
@@ -184,7 +187,7 @@ def decode_msgpack(data: bytes):
         if "incomplete input" in text or "exceeds max" in text:
             text = "the file ends inside a value (truncated, or a length field larger than the file)"
         elif m := re.fullmatch(r"(\w+) is not allowed for map key when strict_map_key=True", text):
-            text = _key_kind_message(m[1])
+            text = key_kind_message(m[1])
         raise FormatError(f"invalid MessagePack: {text}") from e
 
 
@@ -248,7 +251,7 @@ def decode_cbor(data: bytes):
         if isinstance(e, cbor2.CBORDecodeEOF):
             text = "the file ends inside a value (truncated, or a length field larger than the file)"
         elif m := re.search(r"map key must be a text string or byte string, not (\w+)$", text):
-            text = _key_kind_message(m[1])
+            text = key_kind_message(m[1])
         raise FormatError(f"invalid CBOR: {text}") from e
     if fp.tell() != len(data):
         raise _trailing(len(data) - fp.tell())
