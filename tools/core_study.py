@@ -31,6 +31,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "orchestrator" / "src"))
+from serbench import pipes  # noqa: E402
+
 WINDOW_S = 0.02
 CANARY_C = r"""
 #define _GNU_SOURCE
@@ -175,4 +178,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(pipes.exit_code(main))

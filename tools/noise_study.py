@@ -40,6 +40,7 @@ from statistics import correlation, median
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "orchestrator" / "src"))
 
+from serbench import pipes  # noqa: E402
 from serbench.harnesses import BuildOptions, HarnessError, UnknownHarness, make  # noqa: E402
 from serbench.stats import robust_cv  # noqa: E402
 
@@ -228,4 +229,4 @@ def study() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(pipes.exit_code(main))

@@ -37,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "orchestrator" / "src"))
 
-from serbench import stats  # noqa: E402
+from serbench import pipes, stats  # noqa: E402
 
 
 def group(key: tuple) -> str:
@@ -257,4 +257,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(pipes.exit_code(main))

@@ -16,6 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "orchestrator" / "src"))
 
+from serbench import pipes  # noqa: E402
 from serbench.store import Store  # noqa: E402
 
 
@@ -75,4 +76,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(pipes.exit_code(main))

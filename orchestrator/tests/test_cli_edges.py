@@ -420,3 +420,35 @@ def test_a_mistyped_dataset_is_one_line_before_any_harness_is_chosen_or_built(ca
     monkeypatch.setattr("serbench.cli.make", no_harness)
     code, line = _main(capsys, "--db", str(tmp_path / "s.db"), "run", "--dataset", "size4", "--corpus", str(tmp_path))
     assert code == 2 and line.startswith("serbench: unknown dataset 'size4'; known: size-1, size-2"), line
+
+
+# --- a reader that goes away ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        # the command line's own entry point, with a command whose results outrun a pipe's buffer
+        "import sys, serbench.cli as c\n"
+        "c._main = lambda argv: [print('row', i) for i in range(200_000)] and 0\n"
+        "sys.exit(c.main([]))",
+        # the wrapper tools/*.py use
+        "import sys\nfrom serbench import pipes\n"
+        "sys.exit(pipes.exit_code(lambda: [print('row', i) for i in range(200_000)] and 0))",
+    ],
+    ids=["cli", "tools"],
+)
+def test_output_piped_to_head_ends_without_a_traceback_and_with_the_status_of_sigpipe(program):
+    # `serbench report RUN | head`: the reader closes the pipe after one line; Python would print a
+    # BrokenPipeError traceback (or "Exception ignored") to stderr.
+    src = Path(__file__).resolve().parents[1] / "src"
+    p = subprocess.Popen(
+        [sys.executable, "-c", program],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(src)},
+    )
+    assert p.stdout.readline() == b"row 0\n"
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=60) == 141 and err == "", err

@@ -26,7 +26,7 @@ from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .. import envinfo, instructions, pinning, runner
+from .. import envinfo, instructions, pinning, pipes, runner
 from ..compare import NotComparable, compare
 from ..compare import render as render_compare
 from ..compare import to_json as compare_json
@@ -1130,6 +1130,10 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    return pipes.exit_code(lambda: _main(argv))
+
+
+def _main(argv: list[str] | None) -> int:
     args = parser().parse_args(argv)
     args.invocation = list(sys.argv[1:] if argv is None else argv)  # not overwritten by --resume
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
