@@ -1,5 +1,6 @@
 """Why do two quick runs of the same build disagree? Reads two runs from the store and prints, from
-their process medians (docs/methodology.md, "What limits a quick pair's agreement"):
+their process medians (docs/methodology.md, "What limits a quick pair's agreement"). It reads the
+samples as measured, without the canary of protocol 1.9 (`tools/canary_effect.py` shows what that changes):
 
 1. run effects: per group, the RMS of each cell's B/A log-difference against the RMS its own
    processes' spread predicts (a ratio near 1: the runs differ only by process noise);

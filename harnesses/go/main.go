@@ -776,7 +776,7 @@ func cmdRun(argv []string) int {
 		out.row("info", map[string]any{"measures": measuresOf(b, *o.test), "runtime": runtimeInfo(), "cpu_ns_note": "null: Go's collector and scheduler run on other threads, so one thread's CPU time is not the operation's"})
 		op := c.op()
 		if *o.iters > 0 {
-			// protocol step 9 (--hold has no effect here)
+			// protocol step 9 (--hold has no effect here; no canary: this mode reads no clock)
 			if err := measure.Fixed(op, *o.iters); err != nil {
 				out.row("error", map[string]any{"reason": err.Error()})
 				return exitRejected
@@ -801,8 +801,8 @@ func hold(in io.Reader) {
 	_, _ = io.ReadFull(in, one[:])
 }
 
-// runSamples is protocol steps 3, 4 and 6: calibration (the warm-up), the samples, then with
-// alloc the allocation pass.
+// runSamples is protocol steps 3, 4 and 6: calibration (the warm-up), the samples (each row with
+// the time of the canary run just before its batch, canary_ns), then with alloc the allocation pass.
 func runSamples(op measure.Op, budgetMs, minSamples uint64, alloc bool, out *results) int {
 	samples, batch, cal, err := measure.Run(op, budgetMs*1_000_000, int(minSamples))
 	if err != nil {
@@ -811,7 +811,7 @@ func runSamples(op measure.Op, budgetMs, minSamples uint64, alloc bool, out *res
 	}
 	out.row("info", map[string]any{"batch": batch, "calibration_ns": cal})
 	for _, s := range samples {
-		out.row("sample", map[string]any{"iterations": s.Iterations, "wall_ns": s.WallNs, "cpu_ns": nil})
+		out.row("sample", map[string]any{"iterations": s.Iterations, "wall_ns": s.WallNs, "cpu_ns": nil, "canary_ns": s.CanaryNs})
 	}
 	if alloc {
 		// protocol step 6, after the samples: ReadMemStats stops the world, so never inside them

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"serbench/harnesses/go/adapters"
@@ -192,5 +193,40 @@ func TestHashWalkIsABaselineThatNoRowSubtracts(t *testing.T) {
 	}
 	if !found {
 		t.Fatal("no hash-walk baseline")
+	}
+}
+
+// Protocol 1.9 (spec/protocol.md run step 4): every sample row of the timed paths carries the time
+// of the canary run just before its batch; the instruction-count mode reads no clock and the
+// latency pass writes no sample row, so neither has one.
+func TestSampleRowsCarryTheCanaryTime(t *testing.T) {
+	for _, c := range holdCells(t) {
+		t.Run(c.name, func(t *testing.T) {
+			code, rows := runCell(t, c.args...)
+			if code != exitOK {
+				t.Fatalf("exit %d, rows %v", code, rows)
+			}
+			samples := 0
+			for _, r := range rows {
+				if r["kind"] != "sample" {
+					continue
+				}
+				samples++
+				if ns, ok := r["canary_ns"].(float64); !ok || ns <= 0 || ns != float64(uint64(ns)) {
+					t.Errorf("sample row %v: canary_ns is not a positive integer", r)
+				}
+			}
+			if c.row == "sample" && samples == 0 {
+				t.Fatalf("no sample row: %v", rows)
+			}
+			if c.row != "sample" && samples != 0 {
+				t.Fatalf("%d sample rows beside the %s row", samples, c.row)
+			}
+		})
+	}
+	c := holdCells(t)[0]
+	code, rows := runCell(t, append(slices.Clone(c.args), "--iterations", "3")...)
+	if s := kindRow(rows, "sample"); code != exitOK || s == nil || s["canary_ns"] != nil {
+		t.Fatalf("--iterations: exit %d, sample row %v (want one, without canary_ns)", code, s)
 	}
 }

@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "alloc.h"
+#include "canary.h"
 #include "sb.h"
 
 namespace sb {
@@ -564,8 +565,9 @@ static int alloc_count(long long op_ns) {
   return static_cast<int>(std::min(most, std::max(least, budget_ns / op_ns)));
 }
 
-// The check, then the fixed-count loop, or (after --hold's wait) calibration, samples and (--alloc) the
-// allocation pass (protocol.md, `run` steps 2 to 6, 9 and 10).
+// The check, then the fixed-count loop, or (after --hold's wait) calibration, the canary's warm-up, samples
+// (each just after one timed canary run) and (--alloc) the allocation pass (protocol.md, `run` steps 2
+// to 6, 9 and 10).
 static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, long long min_samples,
                    long long iterations) {
   const BenchInfo& b = *c.info;
@@ -640,14 +642,20 @@ static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, lo
     ci["calibration_ns"] = now_ns(CLOCK_MONOTONIC) - cal0;
     out.row(ci);
 
-    std::vector<std::array<long long, 2>> samples;
+    // The canary (step 4, canary.h): 20 untimed runs before the first sample, then one timed alone
+    // just before each batch, outside the batch's timing.
+    for (int i = 0; i < 20; i++) canary();
+    std::vector<std::array<long long, 3>> samples;  // wall_ns, cpu_ns, canary_ns
     const long long start = now_ns(CLOCK_MONOTONIC);
     while (now_ns(CLOCK_MONOTONIC) - start < budget_ns || static_cast<long long>(samples.size()) < min_samples) {
+      const long long k0 = now_ns(CLOCK_MONOTONIC);
+      canary();
+      const long long k1 = now_ns(CLOCK_MONOTONIC);
       const long long c0 = now_ns(CLOCK_THREAD_CPUTIME_ID), t0 = now_ns(CLOCK_MONOTONIC);
       for (long long i = 0; i < batch; i++)
         if (!c.once(err)) goto fail;
       const long long t1 = now_ns(CLOCK_MONOTONIC), c1 = now_ns(CLOCK_THREAD_CPUTIME_ID);
-      samples.push_back({t1 - t0, c1 - c0});
+      samples.push_back({t1 - t0, c1 - c0, k1 - k0});
     }
     if (!samples.empty()) op_ns = samples.back()[0] / batch;
     // Rows are written after sampling so file I/O never lands inside a sample.
@@ -656,6 +664,7 @@ static int measure(const Args& a, Cell& c, Results& out, long long budget_ns, lo
       r["iterations"] = batch;
       r["wall_ns"] = s[0];
       r["cpu_ns"] = s[1];
+      r["canary_ns"] = s[2];
       out.row(r);
     }
   }

@@ -1,7 +1,7 @@
 #!/bin/sh
-# ctest: `run` with a tiny budget writes a valid results file (check, info, samples), `--alloc`
-# writes an alloc row and `--iterations N` one sample row of N iterations, from the baseline's
-# instruction-count build (bench-<id>-counted).
+# ctest: `run` with a tiny budget writes a valid results file (check, info, samples, each with its
+# canary's time, protocol step 4), `--alloc` writes an alloc row and `--iterations N` one sample row
+# of N iterations (no canary), from the baseline's instruction-count build (bench-<id>-counted).
 # Usage: run_results.sh <serbench-native> <vectors dir>
 set -eu
 drv=$1
@@ -22,6 +22,8 @@ samples = [r for r in rows if r["kind"] == "sample"]
 assert len(samples) >= 3, kinds
 for s in samples:
     assert s["iterations"] >= 1 and s["wall_ns"] > 0 and s["cpu_ns"] >= 0, s
+    # protocol 1.9, step 4: the canary timed alone just before the batch, an integer of nanoseconds
+    assert isinstance(s.get("canary_ns"), int) and s["canary_ns"] > 0, s
 alloc = [r for r in rows if r["kind"] == "alloc"]
 assert len(alloc) == 1 and alloc[0]["allocs_per_op"] == 0, alloc
 print("ok:", len(rows), "rows")
@@ -35,6 +37,7 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 samples = [r for r in rows if r["kind"] == "sample"]
 assert len(samples) == 1 and samples[0]["iterations"] == 7, rows
+assert "canary_ns" not in samples[0], samples  # step 9 reads no clock: no canary
 assert not any("batch" in r for r in rows), rows
 assert rows[0]["kind"] == "check" and rows[0]["ok"] is True, rows[0]
 # the driver ran the instruction-count build of the baseline (bench-hash-object-counted)

@@ -311,7 +311,8 @@ def cmd_run(benches, args) -> int:
 
 def _measure(out: Results, op, arg, args) -> int:
     """Steps 3-4 and 6 (or 9) of `run` for a checked cell: `op(arg)` is what the loop times; with
-    --alloc, the allocation pass follows the samples (tracemalloc is off while they are timed)."""
+    --alloc, the allocation pass follows the samples (tracemalloc is off while they are timed). Under
+    --iterations no clock is read, so its row has no `canary_ns`."""
     try:
         if args.iterations is not None:
             s = measure.fixed(op, arg, args.iterations)
@@ -321,8 +322,8 @@ def _measure(out: Results, op, arg, args) -> int:
             measure.hold()
         samples, info = measure.sample(op, arg, args.budget_ms * 1_000_000, args.min_samples)
         out.row("info", **info)
-        for s in samples:
-            out.row("sample", iterations=s.iterations, wall_ns=s.wall_ns, cpu_ns=s.cpu_ns)
+        for s in samples:  # each with the canary's time just before its batch (protocol 1.9, canary.py)
+            out.row("sample", iterations=s.iterations, wall_ns=s.wall_ns, cpu_ns=s.cpu_ns, canary_ns=s.canary_ns)
         if args.alloc:
             out.row("alloc", **alloc_pass(op, arg))
     except Exception as e:

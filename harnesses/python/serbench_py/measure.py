@@ -1,7 +1,8 @@
 """The timed loop of the Python harness (spec/protocol.md, `run` steps 3-4), and the fixed-count loop
 of step 9 (`--iterations N`).
 
-Clocks are parameters so that tests can drive the loop with a fake clock and get exact numbers.
+Clocks (and the canary, canary.py) are parameters so that tests can drive the loop with a fake clock
+and get exact numbers.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import time
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
+
+from .canary import CANARY, WARMUP
 
 MIN_BATCH_NS = 1_000_000  # a sample lasts at least 1 ms: perf_counter's resolution is far finer
 
@@ -31,6 +34,7 @@ class Sample:
     iterations: int
     wall_ns: int
     cpu_ns: int | None
+    canary_ns: int | None = None  # the canary's time just before the batch (step 4); None under --iterations
 
 
 def _batch(op: Callable, arg, n: int) -> None:
@@ -77,8 +81,10 @@ def sample(
     min_samples: int,
     clock: Callable[[], int] = time.perf_counter_ns,
     cpu_clock: Callable[[], int] | None = time.thread_time_ns,
+    canary: Callable[[], int] = CANARY,
 ) -> tuple[list[Sample], dict]:
-    """Calibrate, then take samples until budget_ns has passed and min_samples exist.
+    """Calibrate, then take samples until budget_ns has passed and min_samples exist. Each batch is
+    preceded by one run of the canary, timed alone with the same clock (step 4, canary.py).
 
     Everything the process made before timing (modules, the document, the prepared input) is moved to
     the collector's permanent generation first (`gc.freeze`, Python 3.7+), so the untimed collection
@@ -88,23 +94,28 @@ def sample(
     gc.collect()
     gc.freeze()
     try:
-        return _sample(op, arg, budget_ns, min_samples, clock, cpu_clock)
+        return _sample(op, arg, budget_ns, min_samples, clock, cpu_clock, canary)
     finally:
         gc.unfreeze()
 
 
-def _sample(op, arg, budget_ns, min_samples, clock, cpu_clock) -> tuple[list[Sample], dict]:
+def _sample(op, arg, budget_ns, min_samples, clock, cpu_clock, canary) -> tuple[list[Sample], dict]:
     batch, cal_ns = calibrate(op, arg, max(MIN_BATCH_NS, budget_ns // 50), clock)
+    for _ in range(WARMUP):  # untimed, before the first sample: its code and table warm
+        canary()
     samples: list[Sample] = []
     start = clock()
     while clock() - start < budget_ns or len(samples) < min_samples:
-        with _no_gc():
+        with _no_gc():  # the collection runs before the canary, so nothing lands between it and the batch
+            k0 = clock()
+            canary()
+            k1 = clock()
             c0 = cpu_clock() if cpu_clock else None
             t0 = clock()
             _batch(op, arg, batch)
             t1 = clock()
             c1 = cpu_clock() if cpu_clock else None
-        samples.append(Sample(batch, t1 - t0, None if c0 is None else c1 - c0))
+        samples.append(Sample(batch, t1 - t0, None if c0 is None else c1 - c0, k1 - k0))
     return samples, {"batch": batch, "calibration_ns": cal_ns}
 
 

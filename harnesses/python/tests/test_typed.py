@@ -145,6 +145,8 @@ def test_run_writes_check_output_file_and_samples(datasets, tmp_path):
     assert check["kind"] == "check" and check["ok"] and check["output_bytes"] == output.stat().st_size > 0
     assert {r["kind"] for r in rows} == {"check", "info", "sample"}
     assert sum(r["kind"] == "sample" for r in rows) >= 2
+    # protocol 1.9: the canary's time, run alone just before the batch
+    assert all(isinstance(r["canary_ns"], int) and r["canary_ns"] > 0 for r in rows if r["kind"] == "sample")
     from serbench_py.generated import typed_pb2
 
     assert len(typed_pb2.NestedList.FromString(output.read_bytes()).records) == 100

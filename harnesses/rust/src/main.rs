@@ -708,7 +708,10 @@ fn cmd_run(benches: &[Bench], argv: &[String]) -> i32 {
         Ok((samples, batch, cal_ns)) => {
             out.row("info", json!({"batch": batch, "calibration_ns": cal_ns}));
             for s in samples {
-                out.row("sample", json!({"iterations": s.iterations, "wall_ns": s.wall_ns, "cpu_ns": s.cpu_ns}));
+                out.row(
+                    "sample",
+                    json!({"iterations": s.iterations, "wall_ns": s.wall_ns, "cpu_ns": s.cpu_ns, "canary_ns": s.canary_ns}),
+                );
             }
             if a.flag("alloc") {
                 // protocol step 6: the allocation pass after the timed samples, counting only now

@@ -1,9 +1,12 @@
 //! The timed loop (spec/protocol.md, `run` steps 3-4): wall time from Instant, thread CPU time
-//! from clock_gettime(CLOCK_THREAD_CPUTIME_ID). The fixed-count loop of step 9
-//! (`fixed`) reads no clock.
+//! from clock_gettime(CLOCK_THREAD_CPUTIME_ID); before each timed batch, the canary (step 4,
+//! `crate::canary`) timed alone. The fixed-count loop of step 9 (`fixed`) reads no clock and runs
+//! no canary, nor does the latency pass (step 7).
 
 use std::hint::black_box;
 use std::time::Instant;
+
+use crate::canary;
 
 pub const MIN_BATCH_NS: u64 = 1_000_000;
 
@@ -11,6 +14,8 @@ pub struct Sample {
     pub iterations: u64,
     pub wall_ns: u64,
     pub cpu_ns: Option<u64>,
+    /// The canary's time, run alone just before this batch (spec/protocol.md step 4).
+    pub canary_ns: u64,
 }
 
 pub fn thread_cpu_ns() -> Option<u64> {
@@ -31,7 +36,8 @@ fn batch(op: &mut Op, n: u64) -> Result<(), String> {
 }
 
 /// Calibrates (doubling the batch from 1 until one lasts `max(1 ms, budget/50)`; this is the
-/// warm-up), then samples until the budget has elapsed and `min_samples` exist.
+/// warm-up), warms the canary (`canary::WARMUP_RUNS` untimed runs), then samples until the budget
+/// has elapsed and `min_samples` exist, timing the canary alone just before each batch.
 /// Returns the samples, the batch size and the calibration time.
 pub fn sample(op: &mut Op, budget_ns: u64, min_samples: usize) -> Result<(Vec<Sample>, u64, u64), String> {
     let target = MIN_BATCH_NS.max(budget_ns / 50);
@@ -46,9 +52,13 @@ pub fn sample(op: &mut Op, budget_ns: u64, min_samples: usize) -> Result<(Vec<Sa
         n *= 2;
     }
     let cal_ns = start.elapsed().as_nanos() as u64;
+    let mut canary = canary::process();
+    canary.warm();
     let mut samples = Vec::new();
     let start = Instant::now();
     while (start.elapsed().as_nanos() as u64) < budget_ns || samples.len() < min_samples {
+        // outside the batch's timing: the batch's clocks are read after it
+        let canary_ns = canary.timed();
         let c0 = thread_cpu_ns();
         let t0 = Instant::now();
         batch(op, n)?;
@@ -58,7 +68,7 @@ pub fn sample(op: &mut Op, budget_ns: u64, min_samples: usize) -> Result<(Vec<Sa
             (Some(a), Some(b)) => Some(b.saturating_sub(a)),
             _ => None,
         };
-        samples.push(Sample { iterations: n, wall_ns: wall, cpu_ns: cpu });
+        samples.push(Sample { iterations: n, wall_ns: wall, cpu_ns: cpu, canary_ns });
     }
     Ok((samples, n, cal_ns))
 }

@@ -91,6 +91,8 @@ fn run_writes_check_info_and_samples() {
     for s in rows.iter().filter(|r| r["kind"] == "sample") {
         assert!(s["iterations"].as_u64().unwrap() >= 1);
         assert!(s["wall_ns"].as_u64().unwrap() > 0);
+        // protocol 1.9: the canary, timed alone just before the batch
+        assert!(s["canary_ns"].as_u64().unwrap() > 0, "{s}");
     }
     assert!(rows.iter().any(|r| r["kind"] == "info" && r["batch"].as_u64().is_some()));
 
@@ -191,6 +193,7 @@ fn run_iterations_writes_one_sample_of_exactly_n_iterations() {
     let samples: Vec<_> = rows.iter().filter(|r| r["kind"] == "sample").collect();
     assert_eq!(samples.len(), 1, "{rows:?}");
     assert_eq!(samples[0]["iterations"], 7);
+    assert!(samples[0].get("canary_ns").is_none(), "no clock, no canary: {rows:?}");
     assert!(rows.iter().all(|r| r.get("batch").is_none()), "no calibration: {rows:?}");
     assert!(rows.iter().any(|r| r["kind"] == "check" && r["ok"] == true));
     assert_eq!(run(&["--iterations", "3", "--no-check"]), Some(0));

@@ -211,6 +211,11 @@ def compare(
     rows_of = {run: store.cells(run) for run in (run_a, run_b)}  # read once: the noise check below uses them too
     runs = {run: store.run(run) for run in (run_a, run_b)}
     warmup = {run: _warmup_k(json.loads(r["args_json"])) for run, r in runs.items()}
+    # each run's clean canary time per harness, as its finalize brought its times to (runner.canary_references)
+    canary_refs = {
+        run: {h: f["reference_ns"] for h, f in (json.loads(r["env_json"]).get("canary") or {}).items()}
+        for run, r in runs.items()
+    }
     # A run finalized with another estimator (stats.ESTIMATOR) has its times computed again from its
     # samples, so that both sides of a ratio and its interval come from the one estimator.
     again = {run for run, r in runs.items() if not has_current_estimator(r)}
@@ -224,7 +229,9 @@ def compare(
     def samples(cell) -> list[list[float]]:
         """The cell's samples per process from its steady state on, as the run's times were computed."""
         if cell["id"] not in loaded:
-            loaded[cell["id"]] = stats.trim(list(store.samples(cell["id"]).values()), warmup[cell["run_id"]])[0]
+            ref = canary_refs[cell["run_id"]].get(cell["harness"])
+            per_round = store.samples(cell["id"], ref)
+            loaded[cell["id"]] = stats.trim(list(per_round.values()), warmup[cell["run_id"]])[0]
         return loaded[cell["id"]]
 
     def time_of(cell, base) -> float:

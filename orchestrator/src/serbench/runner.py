@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import diff, envinfo, explain, locate, pinning, stats, threads
+from . import canary, diff, envinfo, explain, locate, pinning, stats, threads
 from .corpus.formats import DECODERS
 from .harnesses import Harness, HarnessError
 from .store import Store
@@ -765,7 +765,10 @@ def run_cells(
         c.id = store.add_cell(run_id, c.row())
     by_id = {c.id: c for c in cells}
     done = {c.id: store.done_rounds(c.id) for c in cells}
-    meds = {c.id: round_medians(store.samples(c.id), mode.warmup_k) for c in cells}
+    # While the run is under way every process is brought to one provisional canary time: the rounds'
+    # noise (net_noise) compares a cell only with itself and its baseline, so the constant cancels.
+    provisional = canary.PROVISIONAL_NS if canary_on(store, run_id) else None
+    meds = {c.id: round_medians(store.samples(c.id, provisional), mode.warmup_k) for c in cells}
     wall = {c.id: sum(r["wall_s"] or 0 for k, r in done[c.id].items() if k >= 0) for c in cells}
     extra = {c.id: _extra_rounds_for(c, tuple(mode.latency_rounds())) for c in cells}
     budget = mode.run_budget_s(len(cells))
@@ -820,7 +823,8 @@ def run_cells(
         done[c.id][rnd] = {"status": out.status, "wall_s": out.wall_s}
         if rnd >= 0:
             wall[c.id] += out.wall_s
-            xs = [s["wall_ns"] / s["iterations"] for s in samples if s.get("iterations")]
+            f = canary.factor(canary.process_median([s.get("canary_ns") for s in samples]), provisional)
+            xs = [f * s["wall_ns"] / s["iterations"] for s in samples if s.get("iterations")]
             if out.status == "ok" and xs:
                 meds[c.id][rnd] = stats.median(xs[stats.steady_state(xs, mode.warmup_k) :])
         finished += 1
@@ -921,18 +925,49 @@ def recording_load(store: Store, run_id: str, argv: list[str] | None = None, sna
         store.append_run_env(run_id, "load", segment | ({"argv": argv} if argv is not None else {}))
 
 
+def canary_on(store: Store, run_id: str) -> bool:
+    """Whether the run's times are brought to its harnesses' clean canary speed (not `--no-canary`)."""
+    run = store.run(run_id)
+    return run is not None and not json.loads(run["env_json"]).get("canary_off")
+
+
+def canary_references(store: Store, run_id: str) -> dict[str, float]:
+    """The clean canary time of each harness the run measured with a canary (canary.py): the store's for
+    this machine, else this run's own, which the store keeps for the runs after it. Recorded in the
+    run's env (`canary`), with each harness's median process slowdown, so that `compare` and the report
+    use the same figures. Empty when the run was made with `--no-canary`."""
+    if not canary_on(store, run_id):
+        return {}
+    env = json.loads(store.run(run_id)["env_json"])
+    machine = f"{env.get('cpu_model')} / {env.get('cores')} cores / canary {canary.VERSION}"
+    refs, facts = {}, {}
+    for harness, meds in sorted(store.canary_medians(run_id).items()):
+        ref = store.canary_reference(machine, harness, run_id, canary.reference(meds))
+        if ref is None:
+            continue
+        refs[harness] = ref
+        facts[harness] = {
+            "reference_ns": round(ref, 1),
+            "processes": len(meds),
+            "median_slowdown": round(stats.median(meds) / ref, 4),
+        }
+    store.set_run_env(run_id, "canary", facts)
+    return refs
+
+
 def finalize(store: Store, run_id: str, n_boot: int, seed: int, warmup_k: float = stats.WARMUP_K) -> None:
     """Statistics of every measured cell, then net times against their baselines: with 2+ processes
     on each side, the percentile interval of the differences of the two cells' bootstrap replicates
     (stats.net_replicates_ci), else the two-level bootstrap of the medians over their samples. Every
     cell is computed again from its samples, so the run records the estimator its times now come from."""
     store.set_run_env(run_id, "estimator", stats.ESTIMATOR)
+    refs = canary_references(store, run_id)
     rows = store.cells(run_id)
     rounds_of: dict[int, list[list[float]]] = {}
     reps_of: dict[int, tuple[float, ...]] = {}
     for r in rows:
         if r["status"] in ("pending", "ok"):
-            per_round = store.samples(r["id"])
+            per_round = store.samples(r["id"], refs.get(r["harness"]))
             if not per_round:
                 continue
             rounds_of[r["id"]] = list(per_round.values())

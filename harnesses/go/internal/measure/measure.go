@@ -9,6 +9,8 @@ import (
 	"math/bits"
 	"runtime"
 	"time"
+
+	"serbench/harnesses/go/internal/canary"
 )
 
 // MinBatchNs is the shortest batch: a sample lasts at least max(MinBatchNs, budget/50). It is
@@ -26,10 +28,12 @@ type Op func() (uint64, error)
 // no work is optimised away (spec/fairness.md rule 3).
 var Sink uint64
 
-// Sample is one batch: iterations and wall time.
+// Sample is one batch: iterations and wall time, and the time of the canary run just before it
+// (spec/protocol.md run step 4, package canary).
 type Sample struct {
 	Iterations uint64
 	WallNs     uint64
+	CanaryNs   uint64
 }
 
 //go:noinline
@@ -62,7 +66,9 @@ func NextBatch(targetNs, n, elapsedNs uint64) uint64 {
 
 // Run calibrates (from one iteration, growing the batch by NextBatch until one lasts
 // max(MinBatchNs, budget/50); this is also the warm-up), then samples until the budget has elapsed
-// and minSamples exist. It returns the samples, the batch size and the calibration time.
+// and minSamples exist. Before the first sample the canary runs canary.Warmups times untimed; before
+// each batch it runs once, timed alone by the same clock, outside the batch's time (spec/protocol.md
+// run step 4). It returns the samples, the batch size and the calibration time.
 func Run(op Op, budgetNs uint64, minSamples int) ([]Sample, uint64, uint64, error) {
 	target := max(uint64(MinBatchNs), budgetNs/50)
 	start := time.Now()
@@ -87,14 +93,19 @@ func Run(op Op, budgetNs uint64, minSamples int) ([]Sample, uint64, uint64, erro
 	// timed run (runN in src/testing/benchmark.go): otherwise the garbage of loading and calibration
 	// sets the pacer's first goals, differently in each process.
 	runtime.GC()
+	for i := 0; i < canary.Warmups; i++ {
+		canary.Process.Run(canary.Rounds)
+	}
 	var samples []Sample
 	start = time.Now()
 	for uint64(time.Since(start)) < budgetNs || len(samples) < minSamples {
-		t0 := time.Now()
+		c0 := time.Now()
+		canary.Process.Run(canary.Rounds)
+		t0 := time.Now() // the canary's end is the batch's start: one clock read, in neither's work
 		if err := batch(op, n); err != nil {
 			return nil, 0, 0, err
 		}
-		samples = append(samples, Sample{Iterations: n, WallNs: uint64(time.Since(t0))})
+		samples = append(samples, Sample{Iterations: n, WallNs: uint64(time.Since(t0)), CanaryNs: uint64(t0.Sub(c0))})
 	}
 	return samples, n, cal, nil
 }

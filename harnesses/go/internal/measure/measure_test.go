@@ -56,10 +56,14 @@ func TestRunCalibratesToTheTargetAndTakesTheMinimumSamples(t *testing.T) {
 	if err != nil || len(samples) < 3 {
 		t.Fatalf("samples %d, err %v", len(samples), err)
 	}
-	// every sample is one calibrated batch, and a batch of one call cannot last 10 ms
+	// every sample is one calibrated batch, and a batch of one call cannot last 10 ms; each has the
+	// time of its canary, which is not part of the batch's
 	for _, s := range samples {
 		if s.Iterations != n || n < 1000 {
 			t.Errorf("sample %+v: calibrated batch %d", s, n)
+		}
+		if s.CanaryNs == 0 {
+			t.Errorf("sample %+v: no canary time", s)
 		}
 	}
 }

@@ -186,6 +186,7 @@ def _run(args, db: Store) -> int:
                 "budget_ms",
                 "pin",
                 "prestart",
+                "canary",
                 "measure",
             )
         }
@@ -202,6 +203,8 @@ def _run(args, db: Store) -> int:
         }
         saved |= _command_line(args)
         env = envinfo.collect(ROOT, hs)
+        if not args.canary:
+            env["canary_off"] = True  # runner.canary_on: the times stay as measured
         if counting:
             env["valgrind"] = instructions.valgrind_version()
             # harnesses whose counts vary by design, with why: the run's warning says it of their cells
@@ -993,6 +996,13 @@ def parser() -> argparse.ArgumentParser:
         default=True,
         help="start each next harness process on the orchestrator's core while the current one measures, "
         "and let it time only once moved to the harness core (needs --pin; default: on)",
+    )
+    s.add_argument(
+        "--canary",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="bring each process's times to the harness's clean speed by the canary timed before each batch "
+        "(docs/methodology.md, 'The canary'; default: on)",
     )
     s.add_argument("--out", default=str(ROOT / "results"), help="where <run-id>/report.md goes")
     s.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder")

@@ -148,7 +148,24 @@ def precision_line(run, cells) -> str:
         noisy = sum(1 for c in measured if c["noisy"] and c["noisy"] & 1)
         what = f"95% CI half-width above {NOISY_REL_CI:.0%}" if noise.rel_ci is not None else "robust CV above 5%"
         parts.append(f"{noisy} of {len(measured)} cells noisy ({what})")
+    canary = canary_text(env)
+    if canary and parts:
+        parts.append(canary)
     return ("**Precision:** " + "; ".join(parts) + ".") if parts else ""
+
+
+def canary_text(env: dict) -> str:
+    """How far the canary (protocol 1.9) brought the run's times: each harness's median process slowdown."""
+    if env.get("canary_off"):
+        return "times as measured (`--no-canary`)"
+    facts = env.get("canary") or {}
+    if not facts:
+        return ""
+    slow = ", ".join(f"{h} {f['median_slowdown'] - 1:+.1%}" for h, f in sorted(facts.items()))
+    return (
+        "times brought to each harness's clean speed by the canary timed before each batch "
+        f"(median process against the machine's reference: {slow}; docs/methodology.md, 'The canary')"
+    )
 
 
 def is_instruction_run(run) -> bool:

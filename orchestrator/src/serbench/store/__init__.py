@@ -12,7 +12,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from .. import threads
+from .. import canary, threads
 from ..corpus.build import compressed_sizes
 
 SCHEMA_VERSION = 2
@@ -35,6 +35,8 @@ ADDED_COLUMNS = (
     # pooled histogram (None when a harness gives no buckets)
     + [("lat_forks", "INTEGER"), ("lat_buckets_json", "TEXT")]
 )
+# Columns added to other tables, as (table, name, type).
+ADDED_TABLE_COLUMNS = [("samples", "canary_ns", "INTEGER")]  # protocol 1.9, canary.py
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -88,7 +90,14 @@ CREATE TABLE IF NOT EXISTS samples (
     iterations INTEGER NOT NULL,
     wall_ns INTEGER NOT NULL,
     cpu_ns INTEGER,
+    canary_ns INTEGER,                    -- protocol 1.9: the canary's time just before the batch
     PRIMARY KEY (cell_id, round, idx)
+);
+-- The clean canary time of each harness on each machine (canary.py): the first run that measured it
+-- sets it, and every later run of the store is brought to the same speed.
+CREATE TABLE IF NOT EXISTS canary_references (
+    machine TEXT NOT NULL, harness TEXT NOT NULL, reference_ns REAL NOT NULL, run_id TEXT NOT NULL,
+    PRIMARY KEY (machine, harness)
 );
 -- serbench robustness (docs/robustness.md): runs of their own, so `report` and `history` of benchmark
 -- runs are unchanged, and an older store gains these tables on open
@@ -151,6 +160,9 @@ class Store:
             for name, kind in ADDED_COLUMNS:
                 if name not in have:
                     self.db.execute(f"ALTER TABLE cells ADD COLUMN {name} {kind}")
+            for table, name, kind in ADDED_TABLE_COLUMNS:
+                if name not in {r["name"] for r in self.db.execute(f"PRAGMA table_info({table})")}:
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
             self.db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         except sqlite3.DatabaseError as e:
             if isinstance(e, sqlite3.OperationalError) or "readonly" in str(e):
@@ -345,8 +357,12 @@ class Store:
                 (cell_id, rnd, status, reason, wall_s, time.time()),
             )
             self.db.executemany(
-                "INSERT OR REPLACE INTO samples VALUES (?, ?, ?, ?, ?, ?)",
-                [(cell_id, rnd, i, s["iterations"], s["wall_ns"], s.get("cpu_ns")) for i, s in enumerate(samples)],
+                "INSERT OR REPLACE INTO samples (cell_id, round, idx, iterations, wall_ns, cpu_ns, canary_ns) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (cell_id, rnd, i, s["iterations"], s["wall_ns"], s.get("cpu_ns"), s.get("canary_ns"))
+                    for i, s in enumerate(samples)
+                ],
             )
             if pending:
                 self.db.execute("INSERT OR REPLACE INTO pending_outputs VALUES (?, ?, ?)", pending)
@@ -416,15 +432,59 @@ class Store:
         ).fetchone()
         return row["s"] or 0.0
 
-    def samples(self, cell_id: int) -> dict[int, list[float]]:
-        """Per-iteration wall ns, grouped by round."""
+    def samples(self, cell_id: int, canary_ref: float | None = None) -> dict[int, list[float]]:
+        """Per-iteration wall ns, grouped by round; with `canary_ref`, each round's times brought to the
+        speed at which the canary takes that many ns (canary.factor; rounds without a canary as
+        measured)."""
         out: dict[int, list[float]] = {}
+        canaries: dict[int, list[int | None]] = {}
         for r in self.db.execute(
-            "SELECT round, iterations, wall_ns FROM samples WHERE cell_id=? AND round>=0 ORDER BY round, idx",
+            "SELECT round, iterations, wall_ns, canary_ns FROM samples "
+            "WHERE cell_id=? AND round>=0 ORDER BY round, idx",
             (cell_id,),
         ):
             out.setdefault(r["round"], []).append(r["wall_ns"] / r["iterations"])
+            canaries.setdefault(r["round"], []).append(r["canary_ns"])
+        if canary_ref is not None:
+            for rnd, xs in out.items():
+                f = canary.factor(canary.process_median(canaries[rnd]), canary_ref)
+                out[rnd] = [x * f for x in xs]
         return out
+
+    def canary_medians(self, run_id: str) -> dict[str, list[float]]:
+        """Each harness's per-process canary medians in the run (timed rounds with a canary only)."""
+        per: dict[tuple[str, int, int], list[int | None]] = {}
+        for r in self.db.execute(
+            "SELECT c.harness, s.cell_id, s.round, s.canary_ns FROM samples s JOIN cells c ON c.id = s.cell_id "
+            "WHERE c.run_id = ? AND s.round >= 0",
+            (run_id,),
+        ):
+            per.setdefault((r["harness"], r["cell_id"], r["round"]), []).append(r["canary_ns"])
+        out: dict[str, list[float]] = {}
+        for (harness, _, _), xs in per.items():
+            m = canary.process_median(xs)
+            if m is not None:
+                out.setdefault(harness, []).append(m)
+        return out
+
+    def canary_reference(self, machine: str, harness: str, run_id: str, candidate: float | None) -> float | None:
+        """The machine's clean canary time for `harness`: the stored one, else `candidate` (from
+        `run_id`'s own processes), which is then stored for the runs after it."""
+        row = self.db.execute(
+            "SELECT reference_ns FROM canary_references WHERE machine=? AND harness=?", (machine, harness)
+        ).fetchone()
+        if row is not None:
+            return row["reference_ns"]
+        if candidate is None:
+            return None
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute(
+                "INSERT OR IGNORE INTO canary_references VALUES (?, ?, ?, ?)", (machine, harness, candidate, run_id)
+            )
+        return self.db.execute(
+            "SELECT reference_ns FROM canary_references WHERE machine=? AND harness=?", (machine, harness)
+        ).fetchone()["reference_ns"]
 
     def _pooled_latency(self, cell_id: int, row: dict) -> dict:
         """The cell's lat_* columns after one more fork's latency row (latency.pool)."""

@@ -199,7 +199,12 @@ public final class Main {
             out.row("info", "batch", r.batch(), "calibration_ns", r.calibrationNs(), "warmup_ns", r.warmupNs(),
                     "warmup_batches", r.warmupBatches(), "warmup_settled", r.settled(),
                     "warmup_rule", "windows of >= 20 ms until 10 in a row (200 ms) in which the JIT neither finished a compilation (CompilationMXBean) nor used CPU (compiler threads in /proc/self/task), the last < 2% faster than the one before; cap clamp(100 x budget, 5 s, 20 s)", "jit_compile_ms", Measure.jitMs());
-            for (Measure.Sample s : r.samples()) out.row("sample", "iterations", s.iterations(), "wall_ns", s.wallNs(), "cpu_ns", s.cpuNs());
+            // canary_ns (protocol 1.9, step 4): the canary's time just before the batch, which the
+            // orchestrator uses to divide out the host's slowdowns (docs/methodology.md, "The canary");
+            // not in the --iterations row above (no clock there) nor in the latency path
+            for (Measure.Sample s : r.samples()) {
+                out.row("sample", "iterations", s.iterations(), "wall_ns", s.wallNs(), "cpu_ns", s.cpuNs(), "canary_ns", s.canaryNs());
+            }
             if (a.flag("alloc")) {
                 // protocol step 6, after the samples: the JIT has compiled the op, as in the timed loop
                 Double bytes = Measure.allocBytesPerOp(op);

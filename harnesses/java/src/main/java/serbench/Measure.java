@@ -38,7 +38,11 @@ public final class Measure {
     /** warm-up: and the last window may be at most this much faster than the one before */
     static final double WARM_SETTLED = 0.02;
 
-    public record Sample(long iterations, long wallNs, Long cpuNs) {}
+    /**
+     * One timed batch: its size, wall and thread CPU time, and canaryNs, the time of the canary
+     * run alone just before it (Canary; spec/protocol.md step 4, docs/methodology.md "The canary").
+     */
+    public record Sample(long iterations, long wallNs, Long cpuNs, long canaryNs) {}
 
     public record Result(List<Sample> samples, long batch, long calibrationNs, long warmupNs, int warmupBatches, boolean settled) {}
 
@@ -105,7 +109,8 @@ public final class Measure {
     /**
      * Calibrates (doubling the batch from 1 until one lasts max(1 ms, budget/50), as every
      * harness does), then warms up until the JIT has settled, then samples until the budget has
-     * elapsed and `minSamples` samples exist.
+     * elapsed and `minSamples` samples exist, each batch preceded by a timed run of the canary
+     * (Canary, protocol 1.9).
      *
      * How the harness knows the JIT has settled: it runs the batches in windows of at least 20 ms
      * and asks the JVM how long its JIT compilers have worked so far
@@ -130,6 +135,22 @@ public final class Measure {
         }
         long calNs = System.nanoTime() - start;
 
+        // protocol 1.9, step 4: the canary runs untimed at least 20 times before the first sample,
+        // so that the JIT has compiled it and its table is warm: after the hold and calibration,
+        // once at the start of every warm-up window (outside the window's timing), and after the
+        // warm-up as many more times as make 20. Not 20 in a row, and not only 20: HotSpot compiles
+        // it with C2 only through C1's profiled code, and the standard C2 compilation starts only at
+        // a call made after C2's OSR code exists (JDK 17, -XX:+PrintCompilation, 2026-12-03). In a
+        // test program, 20 runs in a row left C1 code: the next run took ~3 ms and started C2, which
+        // would compile during the first timed batch. In the harness (jackson tree, a loaded host),
+        // 20 runs one per window ended before C2's OSR code (its queue was busy with the library's
+        // methods for 0.9 s), and all 49 samples' canaries ran C1 code: median 77 us, against 21 us
+        // with a run in every window, as here, which keeps calling it until C2 has compiled it (1 s
+        // before the samples). The orchestrator would take the 3.7 times for a slow core. The
+        // warm-up's rule (10 windows without JIT activity) waits for that compilation to end.
+        Canary canary = Canary.PROCESS;
+        int canaryRuns = 0;
+
         long capNs = warmCapNs(budgetNs);
         boolean settled = false;
         int batches = 0, quiet = 0;
@@ -137,6 +158,8 @@ public final class Measure {
         long w0 = System.nanoTime();
         long jit = jitMs(), ticks = compilerTicks();
         while (System.nanoTime() - w0 < capNs) {
+            canary.run(Canary.ROUNDS);
+            canaryRuns++;
             long t0 = System.nanoTime(), ops = 0;
             do {
                 batch(op, n);
@@ -154,17 +177,22 @@ public final class Measure {
             }
             prevPerOp = perOp;
         }
+        for (; canaryRuns < Canary.WARM_RUNS; canaryRuns++) canary.run(Canary.ROUNDS);
         long warmNs = System.nanoTime() - w0;
 
         List<Sample> samples = new ArrayList<>();
         long s0 = System.nanoTime();
         while (System.nanoTime() - s0 < budgetNs || samples.size() < minSamples) {
+            // the canary (spec/protocol.md step 4; docs/methodology.md, "The canary"), timed alone
+            // just before the batch and outside its timing: how fast the core runs this process at
+            // this moment, so that the orchestrator can divide out the host's slowdowns
+            long canaryNs = canary.timeNs();
             Long c0 = threadCpuNs();
             long t0 = System.nanoTime();
             batch(op, n);
             long wall = System.nanoTime() - t0;
             Long c1 = threadCpuNs();
-            samples.add(new Sample(n, wall, c0 != null && c1 != null ? Math.max(0, c1 - c0) : null));
+            samples.add(new Sample(n, wall, c0 != null && c1 != null ? Math.max(0, c1 - c0) : null, canaryNs));
         }
         return new Result(samples, n, calNs, warmNs, batches, settled);
     }
