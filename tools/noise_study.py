@@ -54,6 +54,12 @@ class StudyError(Exception):
 def one_process(argv: list[str], env, cond: str, cores: list[int]) -> tuple[list[float], int]:
     """The process's per-iteration sample times and its minor page faults (the whole process's,
     loading included: getrusage of the reaped child; a page fault costs about 1.5 µs on this VM)."""
+    rows, faults = process_rows(argv, env, cond, cores)
+    return [r["wall_ns"] / r["iterations"] for r in rows], faults
+
+
+def process_rows(argv: list[str], env, cond: str, cores: list[int]) -> tuple[list[dict], int]:
+    """The process's `sample` rows, as the harness wrote them, and its minor page faults."""
     prefix = ["setarch", "-R"] if "no-aslr" in cond else []
     pin = (lambda: os.sched_setaffinity(0, {cores[-1]})) if "pinned" in cond else None
     with tempfile.TemporaryDirectory() as tmp:
@@ -64,7 +70,7 @@ def one_process(argv: list[str], env, cond: str, cores: list[int]) -> tuple[list
             raise StudyError(f"the harness exited with {done.returncode} (its stderr is above): {' '.join(argv)}")
         faults = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt - before
         rows = [json.loads(line) for line in res.read_text().splitlines()]
-    return [r["wall_ns"] / r["iterations"] for r in rows if r.get("kind") == "sample"], faults
+    return [r for r in rows if r.get("kind") == "sample"], faults
 
 
 def cell_argv(manifest: dict, harness, bench, test, fmt, dataset, budget_ms, min_samples) -> tuple:

@@ -102,6 +102,8 @@ def test_run_checks_then_writes_valid_samples(harness, listing, tmp_path, test):
     samples = [r for r in rows if r["kind"] == "sample"]
     assert check and check[0]["ok"] and len(samples) >= 3
     assert all(s["iterations"] >= 1 and s["wall_ns"] > 0 for s in samples)
+    # protocol 1.9: every harness times its canary before each batch (canary.py divides by it)
+    assert all(isinstance(s.get("canary_ns"), int) and s["canary_ns"] > 0 for s in samples)
 
 
 def test_alloc_pass_follows_the_samples_with_one_alloc_row(harness, listing, tmp_path):

@@ -30,7 +30,7 @@ def test_every_result_is_kept_in_the_sink():
     assert canary.sink == before ^ x
 
 
-def test_the_canary_runs_twenty_times_untimed_then_once_timed_alone_before_each_batch():
+def test_the_canary_runs_twenty_times_untimed_then_warm_and_timed_alone_before_each_batch():
     now = [0]
     log = []
 
@@ -50,8 +50,8 @@ def test_the_canary_runs_twenty_times_untimed_then_once_timed_alone_before_each_
     batch = info["batch"]
     assert batch == 4 and len(samples) == 3
     calibration = ["op"] * (1 + 2 + 4)
-    assert log == calibration + ["canary"] * 20 + (["canary"] + ["op"] * batch) * 3
-    # the canary's time is its own, and none of it is in the batch's
+    assert log == calibration + ["canary"] * 20 + (["canary", "canary"] + ["op"] * batch) * 3
+    # the timed canary's time is its own (one run, after an untimed one), and none of it is in the batch's
     assert all(s.canary_ns == 7 and s.wall_ns == 1_000_000 for s in samples)
 
 
