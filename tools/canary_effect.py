@@ -5,7 +5,8 @@ the runs are finalized again in a temporary copy.
 
     .venv/bin/python tools/canary_effect.py RUN_A RUN_B [--db results/serbench.db]
 
-Prints, for each way, compare's agreement line and each run's median robust CV over its correct cells.
+Prints, for each way, compare's agreement line, the agreement of each harness's cells, and each run's median
+robust CV over its correct cells.
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ from serbench.store import Store  # noqa: E402
 def summary(store: Store, a: str, b: str) -> list[str]:
     cmp = compare.compare(store, a, b)
     out = compare.agreement(cmp.rows)
+    by: dict[str, list[int]] = {}
+    for r in compare.countable(cmp.rows):
+        n = by.setdefault(r.key[0], [0, 0])
+        n[0] += abs(r.ratio - 1) <= compare.AGREE
+        n[1] += 1
+    out.append("by harness: " + ", ".join(f"{h} {k} of {n} ({k / n:.1%})" for h, (k, n) in sorted(by.items())))
     for run in (a, b):
         rcv = [c["rcv"] for c in store.cells(run) if c["status"] == "ok" and c["rcv"] is not None]
         out.append(f"{run}: median robust CV {statistics.median(rcv):.1%} over {len(rcv)} cells" if rcv else run)

@@ -120,7 +120,7 @@ def test_canary_effect_shows_both_ways_and_leaves_the_store_alone(tmp_path):
         check=True,
     ).stdout
     with_canary, without = out.split("Without it")
-    assert "1 of 1 cells (100.0%)" in with_canary
+    assert "1 of 1 cells (100.0%)" in with_canary and "by harness: fake 1 of 1 (100.0%)" in with_canary
     assert "0 of 1 cells (0.0%)" in without and "lib tree d json (1.100)" in without
     assert [dict(c) for c in Store(tmp_path / "s.db").cells("b")] == before
     missing = subprocess.run(
