@@ -91,13 +91,17 @@ def main() -> int:
         return 2
     cores = sorted(os.sched_getaffinity(0))
     reps, end = [], time.monotonic() + a.seconds
-    while time.monotonic() < end or len(reps) < 2:
-        rep = []
-        for h, argv in made:
-            rows = [noise_study.process_rows(argv, h.env(), "pinned", cores)[0] for _ in range(a.processes)]
-            rep.append([process(r) for r in rows])
-        reps.append(rep)
-        print(f"\r{len(reps)} repetitions", end="", file=sys.stderr, flush=True)
+    try:
+        while time.monotonic() < end or len(reps) < 2:
+            rep = []
+            for h, argv in made:
+                rows = [noise_study.process_rows(argv, h.env(), "pinned", cores)[0] for _ in range(a.processes)]
+                rep.append([process(r) for r in rows])
+            reps.append(rep)
+            print(f"\r{len(reps)} repetitions", end="", file=sys.stderr, flush=True)
+    except noise_study.StudyError as e:
+        print(f"\ncanary_study: {e}", file=sys.stderr)
+        return 2
     print(file=sys.stderr)
     print("\n".join(report(reps, a.cell)))
     return 0
