@@ -44,18 +44,27 @@ def process(rows: list[dict]) -> tuple[float, float | None]:
 
 def report(reps: list[list[list[tuple[float, float | None]]]], names: list[str]) -> list[str]:
     """The study's lines from reps[repetition][cell] = [(process median, canary median), ...]."""
-    meds = [c for rep in reps for cell in rep for _, c in cell if c is not None]
-    ref = canary.reference(meds)
-    if ref is None:
+    # each harness's canary is its own code, so each has its own reference, as in a run
+    harness = [n.split(":")[0] for n in names]
+    meds: dict[str, list[float]] = {h: [] for h in harness}
+    for rep in reps:
+        for i, cell in enumerate(rep):
+            meds[harness[i]] += [c for _, c in cell if c]
+    refs = {h: canary.reference(m) for h, m in meds.items()}
+    if all(r is None for r in refs.values()):
         return ["no process reported canary_ns: the harness predates protocol 1.9"]
-    out = [f"{len(reps)} repetitions; canary reference {ref:.0f} ns, median process {st.median(meds) / ref - 1:+.1%}"]
+    out = [
+        f"{len(reps)} repetitions; canary reference "
+        + ", ".join(f"{h} {r:.0f} ns (median process {st.median(meds[h]) / r - 1:+.1%})" for h, r in refs.items() if r)
+    ]
     half = len(reps) // 2
     totals = {"as measured": [0, 0], "divided": [0, 0]}
     for i, name in enumerate(names):
+        ref = refs[harness[i]]
         procs = [p for rep in reps for p in rep[i] if p[1] is not None]
         r = st.correlation([math.log(t) for t, _ in procs], [math.log(c) for _, c in procs]) if len(procs) > 2 else 0
         parts = []
-        for way, f in (("as measured", lambda t, c: t), ("divided", lambda t, c: t * canary.factor(c, ref))):
+        for way, f in (("as measured", lambda t, c: t), ("divided", lambda t, c, ref=ref: t * canary.factor(c, ref))):
             est = [stats.fast_mean([f(t, c) for t, c in rep[i]]) for rep in reps]
             agree = sum(abs(est[k + half] / est[k] - 1) <= AGREE for k in range(half))
             totals[way][0] += agree

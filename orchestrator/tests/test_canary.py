@@ -127,3 +127,24 @@ def test_canary_effect_shows_both_ways_and_leaves_the_store_alone(tmp_path):
         [sys.executable, str(tool), "a", "zz", "--db", str(tmp_path / "s.db")], capture_output=True, text=True
     )
     assert missing.returncode == 2 and missing.stderr.strip() == f"canary_effect: no run zz in {tmp_path / 's.db'}"
+
+
+def test_a_harness_whose_canary_is_unused_keeps_its_times_and_the_run_says_why(tmp_path):
+    from serbench.harnesses.python import PythonHarness
+    from serbench.report import facts
+
+    assert PythonHarness.canary_unused  # its interpreted canary moves more than its libraries
+    store = Store(tmp_path / "s.db")
+    env = {"cpu_model": "Test CPU", "cores": 2, "canary_unused": {"fake": "why"}}
+    store.create_run("r", "test", {}, env, {"datasets": []})
+    lib = store.add_cell("r", _cell("lib", baseline="base"))
+    base = store.add_cell("r", _cell("base"))
+    for rnd in range(3):
+        _record(store, lib, rnd, 1_100, 22_000)
+        _record(store, base, rnd, 200, 20_000)
+    runner.finalize(store, "r", 50, 1)
+    got = {c["bench"]: c for c in store.cells("r")}
+    assert got["lib"]["median_ns"] == pytest.approx(1_100) and got["lib"]["net_ns"] == pytest.approx(900)
+    run_env = json.loads(store.run("r")["env_json"])
+    assert run_env["canary"] == {"fake": {"unused": "why", "processes": 6}}
+    assert facts.canary_text(run_env) == "fake as measured (its canary is not used: see the methodology)"

@@ -8,7 +8,9 @@ host's sibling threads slow a core by up to half for seconds at a time). Its tim
 relative to the harness's clean canary time, which takes out the host's slowdowns of a whole process.
 
 The computation is the same in every harness; Python runs R = 1 round (about as long in the
-interpreter as the compiled harnesses' 300).
+interpreter as the compiled harnesses' 300). The orchestrator does not divide Python's times by it
+(`PythonHarness.canary_unused`): through the interpreter it moves more than the C extensions it would
+correct; the rows carry it so that a better canary can be judged against it.
 """
 
 from __future__ import annotations

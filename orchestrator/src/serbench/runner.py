@@ -768,7 +768,10 @@ def run_cells(
     # While the run is under way every process is brought to one provisional canary time: the rounds'
     # noise (net_noise) compares a cell only with itself and its baseline, so the constant cancels.
     provisional = canary.PROVISIONAL_NS if canary_on(store, run_id) else None
-    meds = {c.id: round_medians(store.samples(c.id, provisional), mode.warmup_k) for c in cells}
+    meds = {
+        c.id: round_medians(store.samples(c.id, None if c.harness.canary_unused else provisional), mode.warmup_k)
+        for c in cells
+    }
     wall = {c.id: sum(r["wall_s"] or 0 for k, r in done[c.id].items() if k >= 0) for c in cells}
     extra = {c.id: _extra_rounds_for(c, tuple(mode.latency_rounds())) for c in cells}
     budget = mode.run_budget_s(len(cells))
@@ -823,7 +826,8 @@ def run_cells(
         done[c.id][rnd] = {"status": out.status, "wall_s": out.wall_s}
         if rnd >= 0:
             wall[c.id] += out.wall_s
-            f = canary.factor(canary.process_median([s.get("canary_ns") for s in samples]), provisional)
+            ref = None if c.harness.canary_unused else provisional
+            f = canary.factor(canary.process_median([s.get("canary_ns") for s in samples]), ref)
             xs = [f * s["wall_ns"] / s["iterations"] for s in samples if s.get("iterations")]
             if out.status == "ok" and xs:
                 meds[c.id][rnd] = stats.median(xs[stats.steady_state(xs, mode.warmup_k) :])
@@ -941,7 +945,11 @@ def canary_references(store: Store, run_id: str) -> dict[str, float]:
     env = json.loads(store.run(run_id)["env_json"])
     machine = f"{env.get('cpu_model')} / {env.get('cores')} cores / canary {canary.VERSION}"
     refs, facts = {}, {}
+    unused = env.get("canary_unused") or {}
     for harness, meds in sorted(store.canary_medians(run_id).items()):
+        if harness in unused:
+            facts[harness] = {"unused": unused[harness], "processes": len(meds)}
+            continue
         ref = store.canary_reference(machine, harness, run_id, canary.reference(meds))
         if ref is None:
             continue

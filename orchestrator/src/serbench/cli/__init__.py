@@ -205,6 +205,8 @@ def _run(args, db: Store) -> int:
         env = envinfo.collect(ROOT, hs)
         if not args.canary:
             env["canary_off"] = True  # runner.canary_on: the times stay as measured
+        # harnesses whose canary does not divide their times, with why (runner.canary_references)
+        env["canary_unused"] = {h.name: h.canary_unused for h in hs if h.canary_unused}
         if counting:
             env["valgrind"] = instructions.valgrind_version()
             # harnesses whose counts vary by design, with why: the run's warning says it of their cells

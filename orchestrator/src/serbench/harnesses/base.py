@@ -63,6 +63,10 @@ class Harness:
     #: None when `run` without --lang includes this harness; otherwise why the default run leaves it
     #: out (quick mode's time promise), printed so the user knows to name it with --lang
     not_in_default_run: str | None = None
+    #: None when the harness's canary (spec/protocol.md `run` step 4) divides its times (canary.py);
+    #: otherwise why it does not: its samples still carry `canary_ns`, and the run keeps its times as
+    #: measured and says why
+    canary_unused: str | None = None
 
     def __init__(self, root: Path, options: BuildOptions | None = None):
         self.root = root

@@ -159,13 +159,20 @@ def canary_text(env: dict) -> str:
     if env.get("canary_off"):
         return "times as measured (`--no-canary`)"
     facts = env.get("canary") or {}
+    used = {h: f for h, f in facts.items() if "median_slowdown" in f}
+    unused = sorted(h for h, f in facts.items() if "unused" in f)
     if not facts:
         return ""
-    slow = ", ".join(f"{h} {f['median_slowdown'] - 1:+.1%}" for h, f in sorted(facts.items()))
-    return (
-        "times brought to each harness's clean speed by the canary timed before each batch "
-        f"(median process against the machine's reference: {slow}; docs/methodology.md, 'The canary')"
-    )
+    out = ""
+    if used:
+        slow = ", ".join(f"{h} {f['median_slowdown'] - 1:+.1%}" for h, f in sorted(used.items()))
+        out = (
+            "times brought to each harness's clean speed by the canary timed before each batch "
+            f"(median process against the machine's reference: {slow}; docs/methodology.md, 'The canary')"
+        )
+    if unused:
+        out += ("; " if out else "") + f"{', '.join(unused)} as measured (its canary is not used: see the methodology)"
+    return out
 
 
 def is_instruction_run(run) -> bool:
