@@ -10,6 +10,8 @@ import pytest
 from serbench import canary, compare, runner
 from serbench.store import Store
 
+from .test_runner import _cell_row
+
 
 def test_a_process_median_needs_a_canary_in_every_sample():
     assert canary.process_median([20_000, 22_000, 21_000]) == 21_000
@@ -27,19 +29,8 @@ def test_the_reference_is_the_lower_twentieth_of_the_processes_medians():
     assert canary.factor(None, 20_000) == 1.0 and canary.factor(25_000, None) == 1.0
 
 
-def _cell(bench: str, harness: str = "fake", baseline: str | None = None) -> dict:
-    return {
-        "harness": harness,
-        "bench": bench,
-        "test": "tree",
-        "dataset": "d",
-        "format": "json",
-        "library": bench,
-        "version": "0",
-        "notes": "",
-        "is_baseline": int(baseline is None and bench == "base"),
-        "baseline_bench": baseline,
-    }
+def _cell(bench: str, baseline: str | None = None) -> dict:
+    return _cell_row(bench) | {"is_baseline": int(bench == "base"), "baseline_bench": baseline}
 
 
 def _record(store: Store, cell_id: int, rnd: int, ns_per_op: float, canary_ns: int | None, n: int = 8) -> None:
@@ -48,10 +39,19 @@ def _record(store: Store, cell_id: int, rnd: int, ns_per_op: float, canary_ns: i
     store.record_round(cell_id, rnd, "ok", None, 0.01, rows)
 
 
-def _run(store: Store, run_id: str, canary_off: bool = False) -> tuple[int, int]:
-    env = {"cpu_model": "Test CPU", "cores": 2} | ({"canary_off": True} if canary_off else {})
-    store.create_run(run_id, "test", {}, env, {"datasets": []})
+def _run(store: Store, run_id: str, **env) -> tuple[int, int]:
+    store.create_run(run_id, "test", {}, {"cpu_model": "Test CPU", "cores": 2} | env, {"datasets": []})
     return store.add_cell(run_id, _cell("lib", baseline="base")), store.add_cell(run_id, _cell("base"))
+
+
+def _finalized(store: Store, run_id: str, lib: tuple[float, int], base: tuple[float, int], **env) -> dict:
+    """A run of one row and its baseline, 3 processes each of (ns per op, canary ns), finalized."""
+    ids = _run(store, run_id, **env)
+    for cell_id, (ns, canary_ns) in zip(ids, (lib, base), strict=True):
+        for rnd in range(3):
+            _record(store, cell_id, rnd, ns, canary_ns)
+    runner.finalize(store, run_id, 50, 1)
+    return {c["bench"]: c for c in store.cells(run_id)}
 
 
 def test_a_slowed_process_is_brought_back_to_the_clean_speed(tmp_path):
@@ -66,18 +66,8 @@ def test_a_slowed_process_is_brought_back_to_the_clean_speed(tmp_path):
 
 def test_the_first_run_on_a_machine_fixes_the_reference_for_the_runs_after_it(tmp_path):
     store = Store(tmp_path / "s.db")
-    lib, base = _run(store, "a")
-    for rnd in range(3):  # run a: canary 20 us, lib 1,000 ns, its baseline 200 ns
-        _record(store, lib, rnd, 1_000, 20_000)
-        _record(store, base, rnd, 200, 20_000)
-    runner.finalize(store, "a", 50, 1)
-    lib_b, base_b = _run(store, "b")
-    for rnd in range(3):  # run b: the host is a tenth slower throughout; the canary sees it
-        _record(store, lib_b, rnd, 1_100, 22_000)
-        _record(store, base_b, rnd, 220, 22_000)
-    runner.finalize(store, "b", 50, 1)
-    a = {c["bench"]: c for c in store.cells("a")}
-    b = {c["bench"]: c for c in store.cells("b")}
+    a = _finalized(store, "a", (1_000, 20_000), (200, 20_000))  # canary 20 us, lib 1,000 ns, baseline 200 ns
+    b = _finalized(store, "b", (1_100, 22_000), (220, 22_000))  # the host a tenth slower; the canary sees it
     assert a["lib"]["median_ns"] == pytest.approx(1_000) and b["lib"]["median_ns"] == pytest.approx(1_000)
     assert b["lib"]["net_ns"] == pytest.approx(800)
     facts = json.loads(store.run("b")["env_json"])["canary"]
@@ -89,12 +79,7 @@ def test_the_first_run_on_a_machine_fixes_the_reference_for_the_runs_after_it(tm
 
 def test_no_canary_keeps_the_times_as_measured(tmp_path):
     store = Store(tmp_path / "s.db")
-    lib, base = _run(store, "r", canary_off=True)
-    for rnd in range(3):
-        _record(store, lib, rnd, 1_100, 22_000)
-        _record(store, base, rnd, 220, 20_000)
-    runner.finalize(store, "r", 50, 1)
-    got = {c["bench"]: c for c in store.cells("r")}
+    got = _finalized(store, "r", (1_100, 22_000), (220, 20_000), canary_off=True)
     assert got["lib"]["median_ns"] == pytest.approx(1_100) and got["lib"]["net_ns"] == pytest.approx(880)
     assert "canary" not in json.loads(store.run("r")["env_json"])
 
@@ -106,11 +91,7 @@ def test_canary_effect_shows_both_ways_and_leaves_the_store_alone(tmp_path):
 
     store = Store(tmp_path / "s.db")
     for run, slow in (("a", 1.0), ("b", 1.1)):  # b: the host a tenth slower, which the canary sees
-        lib, base = _run(store, run)
-        for rnd in range(3):
-            _record(store, lib, rnd, 1_000 * slow, int(20_000 * slow))
-            _record(store, base, rnd, 200 * slow, int(20_000 * slow))
-        runner.finalize(store, run, 50, 1)
+        _finalized(store, run, (1_000 * slow, int(20_000 * slow)), (200 * slow, int(20_000 * slow)))
     before = [dict(c) for c in store.cells("b")]
     tool = Path(__file__).resolve().parents[2] / "tools" / "canary_effect.py"
     out = subprocess.run(
@@ -135,15 +116,7 @@ def test_a_harness_whose_canary_is_unused_keeps_its_times_and_the_run_says_why(t
 
     assert PythonHarness.canary_unused  # its interpreted canary moves more than its libraries
     store = Store(tmp_path / "s.db")
-    env = {"cpu_model": "Test CPU", "cores": 2, "canary_unused": {"fake": "why"}}
-    store.create_run("r", "test", {}, env, {"datasets": []})
-    lib = store.add_cell("r", _cell("lib", baseline="base"))
-    base = store.add_cell("r", _cell("base"))
-    for rnd in range(3):
-        _record(store, lib, rnd, 1_100, 22_000)
-        _record(store, base, rnd, 200, 20_000)
-    runner.finalize(store, "r", 50, 1)
-    got = {c["bench"]: c for c in store.cells("r")}
+    got = _finalized(store, "r", (1_100, 22_000), (200, 20_000), canary_unused={"fake": "why"})
     assert got["lib"]["median_ns"] == pytest.approx(1_100) and got["lib"]["net_ns"] == pytest.approx(900)
     run_env = json.loads(store.run("r")["env_json"])
     assert run_env["canary"] == {"fake": {"unused": "why", "processes": 6}}
