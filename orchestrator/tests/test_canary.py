@@ -121,3 +121,6 @@ def test_a_harness_whose_canary_is_unused_keeps_its_times_and_the_run_says_why(t
     run_env = json.loads(store.run("r")["env_json"])
     assert run_env["canary"] == {"fake": {"unused": "why", "processes": 6}}
     assert facts.canary_text(run_env) == "fake as measured (its canary is not used: see the methodology)"
+    # compare recomputes such a run's samples as measured, and says nothing is different from itself
+    _finalized(store, "r2", (1_100, 30_000), (200, 20_000), canary_unused={"fake": "why"})
+    assert [r.ratio for r in compare.compare(store, "r", "r2", n_boot=50).rows] == [pytest.approx(1.0)]

@@ -213,7 +213,11 @@ def compare(
     warmup = {run: _warmup_k(json.loads(r["args_json"])) for run, r in runs.items()}
     # each run's clean canary time per harness, as its finalize brought its times to (runner.canary_references)
     canary_refs = {
-        run: {h: f["reference_ns"] for h, f in (json.loads(r["env_json"]).get("canary") or {}).items()}
+        run: {
+            h: f["reference_ns"]
+            for h, f in (json.loads(r["env_json"]).get("canary") or {}).items()
+            if "reference_ns" in f  # not a harness whose canary is unused
+        }
         for run, r in runs.items()
     }
     # A run finalized with another estimator (stats.ESTIMATOR) has its times computed again from its
