@@ -67,7 +67,8 @@ def main() -> int:
             args = json.loads(row["args_json"])
             other.set_run_env(run, "canary_off", True)
             n_boot = runner.MODES[row["mode"]].n_boot if row["mode"] in runner.MODES else 500
-            runner.finalize(other, run, n_boot, args.get("seed", 1), args.get("warmup_k", 3.0))
+            # the steady-state rule as the run was finalized with it (compare reads it the same way)
+            runner.finalize(other, run, n_boot, args.get("seed", 1), compare._warmup_k(args))
         print("Without it (the same samples, finalized as under --no-canary):")
         print("\n".join("  " + line for line in summary(other, a.run_a, a.run_b)))
     return 0

@@ -1,7 +1,8 @@
 """Does the canary (protocol 1.9) make processes of one cell, minutes apart, agree? Runs cells through
 their harnesses in repetitions (each: `--processes` fresh processes of each cell, pinned to the last
 allowed core, quick mode's 25 ms by default) for `--seconds`, then prints per cell, as measured and
-divided by the canary as the orchestrator divides (canary.py; one reference for the whole study):
+divided by the canary as the orchestrator divides (canary.py; one reference per harness for the whole
+study):
 
 1. the robust CV of all the processes' medians, and the correlation of a process's log-median with
    its canary's;
@@ -9,7 +10,7 @@ divided by the canary as the orchestrator divides (canary.py; one reference for 
    within ±5% of the one half the study later: two quick runs of one build stand to each other so.
 
     .venv/bin/python tools/canary_study.py --cell native:msgpack-c:tree:msgpack:size-4 \\
-        --cell native:jansson:tree:json:size-4 [--seconds 600] [--processes 4] [--budget-ms 25]
+        --cell native:jansson-load:tree:json:size-4 [--seconds 600] [--processes 4] [--budget-ms 25]
 
 It is a benchmark: run nothing else meanwhile. The harnesses must be built (`./serbench build`) and the
 corpus written (`./serbench corpus`). docs/methodology.md, "The canary", has what it measured.

@@ -767,11 +767,10 @@ def run_cells(
     done = {c.id: store.done_rounds(c.id) for c in cells}
     # While the run is under way every process is brought to one provisional canary time: the rounds'
     # noise (net_noise) compares a cell only with itself and its baseline, so the constant cancels.
-    provisional = canary.PROVISIONAL_NS if canary_on(store, run_id) else None
-    meds = {
-        c.id: round_medians(store.samples(c.id, None if c.harness.canary_unused else provisional), mode.warmup_k)
-        for c in cells
-    }
+    # (None for a harness whose canary is unused, and under --no-canary: as measured)
+    on = canary_on(store, run_id)
+    provisional = {c.id: canary.PROVISIONAL_NS if on and not c.harness.canary_unused else None for c in cells}
+    meds = {c.id: round_medians(store.samples(c.id, provisional[c.id]), mode.warmup_k) for c in cells}
     wall = {c.id: sum(r["wall_s"] or 0 for k, r in done[c.id].items() if k >= 0) for c in cells}
     extra = {c.id: _extra_rounds_for(c, tuple(mode.latency_rounds())) for c in cells}
     budget = mode.run_budget_s(len(cells))
@@ -826,8 +825,7 @@ def run_cells(
         done[c.id][rnd] = {"status": out.status, "wall_s": out.wall_s}
         if rnd >= 0:
             wall[c.id] += out.wall_s
-            ref = None if c.harness.canary_unused else provisional
-            f = canary.factor(canary.process_median([s.get("canary_ns") for s in samples]), ref)
+            f = canary.factor(canary.process_median([s.get("canary_ns") for s in samples]), provisional[c.id])
             xs = [f * s["wall_ns"] / s["iterations"] for s in samples if s.get("iterations")]
             if out.status == "ok" and xs:
                 meds[c.id][rnd] = stats.median(xs[stats.steady_state(xs, mode.warmup_k) :])

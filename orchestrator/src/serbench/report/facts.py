@@ -161,8 +161,6 @@ def canary_text(env: dict) -> str:
     facts = env.get("canary") or {}
     used = {h: f for h, f in facts.items() if "median_slowdown" in f}
     unused = sorted(h for h, f in facts.items() if "unused" in f)
-    if not facts:
-        return ""
     out = ""
     if used:
         slow = ", ".join(f"{h} {f['median_slowdown'] - 1:+.1%}" for h, f in sorted(used.items()))

@@ -156,11 +156,7 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
-            have = {r["name"] for r in self.db.execute("PRAGMA table_info(cells)")}
-            for name, kind in ADDED_COLUMNS:
-                if name not in have:
-                    self.db.execute(f"ALTER TABLE cells ADD COLUMN {name} {kind}")
-            for table, name, kind in ADDED_TABLE_COLUMNS:
+            for table, name, kind in [("cells", n, k) for n, k in ADDED_COLUMNS] + ADDED_TABLE_COLUMNS:
                 if name not in {r["name"] for r in self.db.execute(f"PRAGMA table_info({table})")}:
                     self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
             self.db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
@@ -470,21 +466,16 @@ class Store:
     def canary_reference(self, machine: str, harness: str, run_id: str, candidate: float | None) -> float | None:
         """The machine's clean canary time for `harness`: the stored one, else `candidate` (from
         `run_id`'s own processes), which is then stored for the runs after it."""
+        if candidate is not None:  # kept only where the machine has none yet (the primary key)
+            with self.db:
+                self.db.execute("BEGIN IMMEDIATE")
+                self.db.execute(
+                    "INSERT OR IGNORE INTO canary_references VALUES (?, ?, ?, ?)", (machine, harness, candidate, run_id)
+                )
         row = self.db.execute(
             "SELECT reference_ns FROM canary_references WHERE machine=? AND harness=?", (machine, harness)
         ).fetchone()
-        if row is not None:
-            return row["reference_ns"]
-        if candidate is None:
-            return None
-        with self.db:
-            self.db.execute("BEGIN IMMEDIATE")
-            self.db.execute(
-                "INSERT OR IGNORE INTO canary_references VALUES (?, ?, ?, ?)", (machine, harness, candidate, run_id)
-            )
-        return self.db.execute(
-            "SELECT reference_ns FROM canary_references WHERE machine=? AND harness=?", (machine, harness)
-        ).fetchone()["reference_ns"]
+        return None if row is None else row["reference_ns"]
 
     def _pooled_latency(self, cell_id: int, row: dict) -> dict:
         """The cell's lat_* columns after one more fork's latency row (latency.pool)."""
