@@ -1,9 +1,12 @@
 """What the canary bought two runs of one build: their agreement as stored (times brought to the clean speed
 by the canary, protocol 1.9), and again from the same samples with the canary left out, as `run
---no-canary` would have finalized them (docs/methodology.md, "The canary"). The store is not changed:
-the runs are finalized again in a temporary copy.
+--no-canary` would have finalized them (docs/methodology.md, "The canary"). With `--share`, also as
+the runs would have been finalized with that share of the fastest processes as a cell's estimator
+(`stats.FAST_SHARE`; "The fast quarter"). "As stored" is what `compare` reads, which computes a run
+finalized with an earlier estimator again with today's. The store is not changed: the runs are finalized
+again in a temporary copy.
 
-    .venv/bin/python tools/canary_effect.py RUN_A RUN_B [--db results/serbench.db]
+    .venv/bin/python tools/canary_effect.py RUN_A RUN_B [--db results/serbench.db] [--share 1/3 ...]
 
 Prints, for each way, compare's agreement line, the agreement of each harness's cells, and each run's median
 robust CV over its correct cells.
@@ -22,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "orchestrator" / "src"))
 
-from serbench import compare, pipes, runner  # noqa: E402
+from serbench import compare, pipes, runner, stats  # noqa: E402
 from serbench.store import Store  # noqa: E402
 
 
@@ -41,11 +44,35 @@ def summary(store: Store, a: str, b: str) -> list[str]:
     return out
 
 
+def share(text: str) -> float:
+    """A share of a cell's processes: a fraction (1/3) or a number (0.25), above 0 and at most 1."""
+    try:
+        num, _, den = text.partition("/")
+        x = float(num) / float(den) if den else float(num)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"not a share: {text!r} (say 1/3 or 0.25)") from None
+    if not 0 < x <= 1:
+        raise argparse.ArgumentTypeError(f"a share is above 0 and at most 1, not {text!r}")
+    return x
+
+
+def finalized_again(store: Store, runs: tuple[str, str], canary_off: bool) -> None:
+    """Finalize both runs again in `store` (a copy) as their own finalize did, the canary on or off."""
+    for run in runs:
+        row = store.run(run)
+        args = json.loads(row["args_json"])
+        store.set_run_env(run, "canary_off", canary_off)
+        n_boot = runner.MODES[row["mode"]].n_boot if row["mode"] in runner.MODES else 500
+        # the steady-state rule as the run was finalized with it (compare reads it the same way)
+        runner.finalize(store, run, n_boot, args.get("seed", 1), compare._warmup_k(args))
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("run_a")
     p.add_argument("run_b")
     p.add_argument("--db", default=str(ROOT / "results" / "serbench.db"))
+    p.add_argument("--share", type=share, action="append", default=[], help="also finalize with this share (1/3)")
     a = p.parse_args()
     if not Path(a.db).is_file():
         print(f"canary_effect: no results store at {a.db}", file=sys.stderr)
@@ -55,22 +82,26 @@ def main() -> int:
         if store.run(run) is None:
             print(f"canary_effect: no run {run} in {a.db}", file=sys.stderr)
             return 2
+    runs = (a.run_a, a.run_b)
     print("With the canary (as stored):")
-    print("\n".join("  " + line for line in summary(store, a.run_a, a.run_b)))
+    print("\n".join("  " + line for line in summary(store, *runs)))
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "s.db"
         with sqlite3.connect(copy) as dst:
             store.db.backup(dst)  # the WAL's pages too, which a file copy could miss
         other = Store(copy)
-        for run in (a.run_a, a.run_b):
-            row = other.run(run)
-            args = json.loads(row["args_json"])
-            other.set_run_env(run, "canary_off", True)
-            n_boot = runner.MODES[row["mode"]].n_boot if row["mode"] in runner.MODES else 500
-            # the steady-state rule as the run was finalized with it (compare reads it the same way)
-            runner.finalize(other, run, n_boot, args.get("seed", 1), compare._warmup_k(args))
+        current = stats.FAST_SHARE
+        try:
+            for x in a.share:
+                stats.FAST_SHARE = x  # read by stats.fast_weights at each call
+                finalized_again(other, runs, canary_off=False)
+                print(f"With the canary, a cell's time the mean of its fastest {x:.3g} of processes:")
+                print("\n".join("  " + line for line in summary(other, *runs)))
+        finally:
+            stats.FAST_SHARE = current
+        finalized_again(other, runs, canary_off=True)
         print("Without it (the same samples, finalized as under --no-canary):")
-        print("\n".join("  " + line for line in summary(other, a.run_a, a.run_b)))
+        print("\n".join("  " + line for line in summary(other, *runs)))
     return 0
 
 

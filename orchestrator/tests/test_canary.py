@@ -110,6 +110,31 @@ def test_canary_effect_shows_both_ways_and_leaves_the_store_alone(tmp_path):
     assert missing.returncode == 2 and missing.stderr.strip() == f"canary_effect: no run zz in {tmp_path / 's.db'}"
 
 
+def test_canary_effect_also_finalizes_with_another_share_of_the_fastest_processes(tmp_path):
+    """`--share 1/3`: the same samples with the fast third as the estimator (docs/methodology.md, "The fast
+    quarter"). The host slowed two of A's four processes and three of B's by 30%, out of the canary's
+    sight: the fast quarter (the fastest of 4) agrees, the fast third ((3 x1 + x2) / 4) moves B by 7.5%."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    store = Store(tmp_path / "s.db")
+    for run, lib_ns in (("a", (1_000, 1_000, 1_300, 1_300)), ("b", (1_000, 1_300, 1_300, 1_300))):
+        lib, base = _run(store, run)
+        for rnd, ns in enumerate(lib_ns):
+            _record(store, lib, rnd, ns, 20_000)
+            _record(store, base, rnd, 200, 20_000)
+        runner.finalize(store, run, 50, 1)
+    tool = Path(__file__).resolve().parents[2] / "tools" / "canary_effect.py"
+    cmd = [sys.executable, str(tool), "a", "b", "--db", str(tmp_path / "s.db")]
+    out = subprocess.run([*cmd, "--share", "1/3"], capture_output=True, text=True, check=True).stdout
+    stored, third = out.split("fastest 0.333 of processes:")
+    assert "1 of 1 cells (100.0%)" in stored and "0 of 1 cells (0.0%)" in third.split("Without it")[0]
+    assert {c["bench"]: c["median_ns"] for c in store.cells("b")} == {"lib": 1_000, "base": 200}
+    bad = subprocess.run([*cmd, "--share", "3/2"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "a share is above 0 and at most 1, not '3/2'" in bad.stderr
+
+
 def test_a_harness_whose_canary_is_unused_keeps_its_times_and_the_run_says_why(tmp_path):
     from serbench.harnesses.python import PythonHarness
     from serbench.report import facts

@@ -108,26 +108,27 @@ def test_runs_from_another_machine_or_with_other_settings_say_what_differs(tmp_p
 def test_a_run_finalized_with_another_estimator_is_flagged_recomputed_and_its_report_says_which(tmp_path):
     """Runs finalized before the estimator was recorded hold the fast half's times (or the trimmed
     mean's): compare says so and computes their times again from the samples, so both sides of each
-    ratio come from the fast third; the report of such a run still describes the fast half, while a
-    run finalized now records and describes the fast third."""
+    ratio come from the fast quarter; the report of such a run still describes the fast half, while a
+    run finalized now records and describes the fast quarter, and one finalized with the fast third
+    (2026-11-27 to 2026-12-03) is described as that."""
     store = _two_runs(tmp_path)
-    assert json.loads(store.run("run-a")["env_json"])["estimator"] == "fast third"
+    assert json.loads(store.run("run-a")["env_json"])["estimator"] == "fast quarter"
     today = compare(store, "run-a", "run-b", n_boot=50)
     env = json.loads(store.run("run-a")["env_json"])
     del env["estimator"]  # as a run finalized before 2026-11-27 evening
     store.db.execute("UPDATE runs SET env_json=? WHERE id='run-a'", (json.dumps(env),))
-    # and times from another estimator: 3% slower than the samples' fast third, as a fast half can be
+    # and times from another estimator: 3% slower than the samples' fast quarter, as a fast half can be
     store.db.execute("UPDATE cells SET median_ns=median_ns*1.03, net_ns=net_ns*1.03 WHERE run_id='run-a'")
     cmp = compare(store, "run-a", "run-b", n_boot=50)
     assert cmp.settings == [
-        "estimator of a cell's time: not recorded (fast half or trimmed mean) (A) vs fast third (B)",
-        "run A: stored times not from the fast third; this comparison computes them again from the samples",
+        "estimator of a cell's time: not recorded (fast half or trimmed mean) (A) vs fast quarter (B)",
+        "run A: stored times not from the fast quarter; this comparison computes them again from the samples",
     ]
     assert [(r.key, r.a_ns, r.b_ns, r.ratio, r.ci) for r in cmp.rows] == [
         (r.key, pytest.approx(r.a_ns), r.b_ns, pytest.approx(r.ratio), r.ci) for r in today.rows
     ]
     assert all(r.a_ns > 0 for r in cmp.rows)
-    # a run that did record the fast third keeps its stored times, whatever its samples say
+    # a run that did record the fast quarter keeps its stored times, whatever its samples say
     store.db.execute("UPDATE cells SET median_ns=median_ns*1.03, net_ns=net_ns*1.03 WHERE run_id='run-b'")
     assert [r.b_ns for r in compare(store, "run-a", "run-b", n_boot=50).rows] == [
         pytest.approx(r.b_ns * 1.03) for r in today.rows
@@ -137,7 +138,11 @@ def test_a_run_finalized_with_another_estimator_is_flagged_recomputed_and_its_re
 
     old, new = (markdown.render(store.run(r), store.cells(r)) for r in ("run-a", "run-b"))
     assert "the mean of the faster half of a cell's processes' medians" in old and '"The fast half"' in old
-    assert "the mean of the fastest third of a cell's processes' medians" in new and '"The fast third"' in new
+    assert "the mean of the fastest quarter of a cell's processes' medians" in new and '"The fast quarter"' in new
+    env["estimator"] = "fast third"
+    store.db.execute("UPDATE runs SET env_json=? WHERE id='run-a'", (json.dumps(env),))
+    third = markdown.render(store.run("run-a"), store.cells("run-a"))
+    assert "the mean of the fastest third of a cell's processes' medians" in third and '"The fast third"' in third
 
 
 def test_a_noisy_run_is_named_with_its_figures_and_the_ratios_it_leaves_unresolved(tmp_path, capsys):

@@ -246,7 +246,7 @@ def test_the_trend_shows_a_cells_net_time_in_every_run_of_this_machine_and_no_ot
 
 
 def test_a_trend_across_runs_finalized_with_different_estimators_names_each_runs(store):
-    """A run finalized before the fast third holds times a little higher from the same samples: the
+    """A run finalized before the fast quarter holds times a little higher from the same samples: the
     trend says which runs those are, so that a step there is not read as the library's."""
     make_two_language_run(store, "later", serde_speed=0.5)
     env = json.loads(store.run("html-run")["env_json"])
@@ -256,9 +256,9 @@ def test_a_trend_across_runs_finalized_with_different_estimators_names_each_runs
     serde = next(
         c for c in _data(page)["charts"] if c["kind"] == "trend" and c["label"] == "rust/serde/tree/size-2/json"
     )
-    assert [p["estimator"] for p in serde["points"]] == ["The fast half", "The fast third"]
+    assert [p["estimator"] for p in serde["points"]] == ["The fast half", "The fast quarter"]
     assert "1 of these runs computed a cell's time with an earlier estimator" in page
-    assert "<th>Estimator</th>" in page and ">the fast half</td>" in page and ">the fast third</td>" in page
+    assert "<th>Estimator</th>" in page and ">the fast half</td>" in page and ">the fast quarter</td>" in page
 
 
 def test_compare_as_html_has_the_ratio_the_ci_and_the_verdict_of_every_cell(store, tmp_path, capsys):

@@ -46,14 +46,15 @@ def _host_slowed(rng: random.Random, n_rounds: int, n: int = 15) -> list[list[fl
     return out
 
 
-def test_the_fast_third_by_hand():
-    assert stats.fast_mean([5.0, 1.0, 3.0]) == 1.0  # up to 3 processes: the fastest
-    assert stats.fast_mean([4.0, 1.0, 3.0, 2.0]) == pytest.approx(1.25)  # (3 x1 + x2) / 4
-    assert stats.fast_mean([4.0, 1.0, 100.0, 3.0, 2.0]) == pytest.approx(1.4)  # (3 x1 + 2 x2) / 5
-    assert stats.fast_mean([6.0, 5.0, 4.0, 3.0, 2.0, 1.0]) == 1.5  # 6: the two fastest
-    assert stats.fast_mean([float(x) for x in range(9, 0, -1)]) == 2.0  # 9: the three fastest, exactly
-    for n in range(1, 60):  # the weights hold a third of the processes, never less than one
-        assert sum(stats.fast_weights(n)) == pytest.approx(max(1.0, n / 3))
+def test_the_fast_quarter_by_hand():
+    assert stats.fast_mean([5.0, 1.0, 3.0]) == 1.0  # up to 4 processes: the fastest
+    assert stats.fast_mean([4.0, 1.0, 3.0, 2.0]) == 1.0
+    assert stats.fast_mean([4.0, 1.0, 100.0, 3.0, 2.0]) == pytest.approx(1.2)  # (4 x1 + x2) / 5
+    assert stats.fast_mean([6.0, 5.0, 4.0, 3.0, 2.0, 1.0]) == pytest.approx(4 / 3)  # (2 x1 + x2) / 3
+    assert stats.fast_mean([float(x) for x in range(8, 0, -1)]) == 1.5  # 8: the two fastest, exactly
+    assert stats.fast_mean([float(x) for x in range(12, 0, -1)]) == 2.0  # 12: the three fastest
+    for n in range(1, 60):  # the weights hold a quarter of the processes, never less than one
+        assert sum(stats.fast_weights(n)) == pytest.approx(max(1.0, n / 4))
 
 
 def _agreement(f, n_rounds: int, share: float, spread: float) -> float:
@@ -78,33 +79,45 @@ def _fast_half(xs: list[float]) -> float:
     return sum(sorted(xs)[:k]) / k
 
 
-def test_a_fourth_process_no_longer_costs_what_the_fast_half_lost():
+def _fast_third(xs: list[float]) -> float:
+    """The estimator from 2026-11-27 evening to 2026-12-03."""
+    return stats.fast_mean(xs, 1 / 3)
+
+
+def test_a_fourth_process_no_longer_costs_what_the_fast_half_and_third_lost():
     """The fast half (the floor(n/2) fastest, the estimator until 2026-11-27) reached half-way into the
     processes at 4 and 6 but a third at 3 and 5, so when the host slows a third of them (this VM's
     host as `_host_slowed` models it) two runs of 4 processes agreed less often than two runs of 3
     (80% against 93% when this test was written), and of 6 less than of 5; on this VM's noisy pairs,
     redrawn from their processes, 51.8% at 4 against 57.5% at 3 (docs/methodology.md, "The fast
-    third"). The fast third agrees more often at 4 and 6 (88% and 97%), and more at 6 than at 3."""
-    third = {n: _agreement(stats.fast_mean, n, 1 / 3, 0.01) for n in (3, 4, 5, 6)}
+    third"). The fast third still dipped at 4 (88%), where a third of a weight falls on the second
+    process. The fast quarter, the fastest alone at 4, does not dip (98%; "The fast quarter") and gains
+    with every process added."""
+    quarter = {n: _agreement(stats.fast_mean, n, 1 / 3, 0.01) for n in (3, 4, 5, 6, 8)}
+    third = {n: _agreement(_fast_third, n, 1 / 3, 0.01) for n in (3, 4, 5, 6)}
     half = {n: _agreement(_fast_half, n, 1 / 3, 0.01) for n in (3, 4, 5, 6)}
-    assert half[4] < half[3] - 0.08 and half[6] < half[5] - 0.03, half  # the loss
-    assert third[4] > half[4] + 0.05 and third[6] > half[6] + 0.05 and third[6] > third[3], (third, half)
+    assert half[4] < half[3] - 0.08 and half[6] < half[5] - 0.03, half  # the fast half's loss
+    assert third[4] < third[3] - 0.03, third  # the fast third's
+    assert quarter[4] > third[4] + 0.05 and quarter[6] > half[6] + 0.05, (quarter, third, half)
+    assert quarter[3] < quarter[4] and quarter[6] < quarter[8], quarter  # more processes, more agreement
 
 
-def test_the_price_of_the_fast_third_where_processes_spread_evenly():
-    """Where processes spread evenly (log-normal, 3%, no host episodes), a mean over a third is a little
-    less repeatable than one over half: within 3 points of the fast half at 3 to 10 processes (at most
-    1.8 points lower when this test was written)."""
+def test_the_price_of_the_fast_quarter_where_processes_spread_evenly():
+    """Where processes spread evenly (log-normal, 3%, no host episodes), a mean over a quarter is less
+    repeatable than one over a third or a half, most at 4 processes, where it is the fastest alone:
+    89.5% against 93.7% (third) and 95.6% (half) when this test was written; within 3 points of the
+    fast half from 5 processes on (docs/methodology.md, "The fast quarter")."""
     for n in (3, 4, 5, 6, 8, 10):
-        third, half = _agreement(stats.fast_mean, n, 0.0, 0.03), _agreement(_fast_half, n, 0.0, 0.03)
-        assert third >= half - 0.03, (n, third, half)
+        quarter, half = _agreement(stats.fast_mean, n, 0.0, 0.03), _agreement(_fast_half, n, 0.0, 0.03)
+        assert quarter >= half - (0.07 if n == 4 else 0.03), (n, quarter, half)
 
 
 @pytest.mark.parametrize(("n_rounds", "at_least"), [(3, 0.78), (4, 0.78), (5, 0.88), (7, 0.88), (10, 0.88)])
 def test_the_interval_covers_what_another_run_estimates_when_the_host_slows_whole_processes(n_rounds, at_least):
-    """The two-level bootstrap interval covers the fast third's expectation at that process count (what
-    a run with as many processes estimates on average): 85%, 87%, 93%, 94% and 94% of 400 cells at 3,
-    4, 5, 7 and 10 processes (with the fast half: 84%, 85%, 93%, 94% and 92%; the bootstrap of a
+    """The two-level bootstrap interval covers the fast quarter's expectation at that process count (what
+    a run with as many processes estimates on average): 85%, 88%, 94%, 94% and 94% of 400 cells at 3,
+    4, 5, 7 and 10 processes (with the fast third: 85%, 87%, 93%, 94% and 94%; with the fast half: 84%,
+    85%, 93%, 94% and 92%; the bootstrap of a
     minimum-like statistic is known to under-cover at 3 and 4; docs/methodology.md, "The fast half")."""
     rng = random.Random(18 + n_rounds)
     truth = sum(stats.fast_mean([median(r) for r in _host_slowed(rng, n_rounds, 10)]) for _ in range(20_000)) / 20_000
@@ -115,10 +128,10 @@ def test_the_interval_covers_what_another_run_estimates_when_the_host_slows_whol
     assert at_least <= hits / trials <= 0.99, hits / trials
 
 
-def test_two_runs_agree_on_the_fast_third_where_the_trimmed_mean_follows_the_host():
+def test_two_runs_agree_on_the_fast_quarter_where_the_trimmed_mean_follows_the_host():
     """Two runs of 4 processes each, the median count of a quick run: within 5% of each other on the
-    fast third in 88% of 2,000 trials (the fast half: 84%), on the 20% trimmed mean (the plain mean at
-    4) in 39%."""
+    fast quarter in 97% of 2,000 trials (the fast third: 88%, the fast half: 84%), on the 20% trimmed
+    mean (the plain mean at 4) in 39%."""
     rng = random.Random(4)
     agree = {"fast": 0, "trimmed": 0}
     trials = 2000
@@ -126,14 +139,14 @@ def test_two_runs_agree_on_the_fast_third_where_the_trimmed_mean_follows_the_hos
         a, b = ([median(r) for r in _host_slowed(rng, 4, 5)] for _ in range(2))
         for name, f in (("fast", stats.fast_mean), ("trimmed", lambda xs: stats.trimmed(xs)[0])):
             agree[name] += abs(f(b) / f(a) - 1) <= 0.05
-    assert agree["fast"] / trials > 0.82 and agree["trimmed"] / trials < 0.5, agree
+    assert agree["fast"] / trials > 0.92 and agree["trimmed"] / trials < 0.5, agree
 
 
 def test_under_symmetric_spread_the_interval_is_short_of_95_percent_with_few_processes():
     """The price of a minimum-like estimate (docs/methodology.md, "The fast half"): when processes
     spread evenly (log-normal, 8%) rather than being slowed by the host, its bootstrap interval covers
-    the fast third's expectation in about half the cells at 3 processes (47% when this test was
-    written) and in 81% at 10 (the fast half: 47% and 88%)."""
+    the fast quarter's expectation in about half the cells at 3 processes (47% when this test was
+    written) and in 76% at 10 (the fast third: 47% and 81%; the fast half: 47% and 88%)."""
     cover = {}
     for n_rounds in (3, 10):
         rng = random.Random(1)
@@ -148,7 +161,7 @@ def test_under_symmetric_spread_the_interval_is_short_of_95_percent_with_few_pro
             for _ in range(300)
         )
         cover[n_rounds] = hits / 300
-    assert cover[3] < 0.6 and 0.8 < cover[10] < 0.97, cover
+    assert cover[3] < 0.6 and 0.7 < cover[10] < 0.97, cover
 
 
 def test_the_trimmed_mean_and_its_standard_error_by_hand():

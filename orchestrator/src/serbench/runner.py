@@ -717,7 +717,7 @@ def net_noise(meds: dict[int, dict[int, float]], base_of: dict[int, int | None])
     half, mean = {}, {}
     for cid, per in meds.items():
         xs = list(per.values())
-        rel = stats.rel_half_width(xs)  # the spread of the medians: cheap, and wider than the fast third's CI
+        rel = stats.rel_half_width(xs)  # the spread of the medians: cheap, and wider than the fast quarter's CI
         mean[cid] = stats.fast_mean(xs) if xs else math.nan
         half[cid] = rel * mean[cid] if math.isfinite(rel) else math.inf
     noise = {cid: (half[cid] / mean[cid] if mean[cid] > 0 else math.inf) for cid in meds}

@@ -178,9 +178,9 @@ def process_ci(medians: list[float]) -> tuple[float, float, float]:
     """(trimmed mean, CI low, CI high) from the processes' medians, the process being the unit of
     replication (Kalibera & Jones 2013, "Rigorous benchmarking in reasonable time", ISMM, §3): their 20%
     trimmed mean and its 95% Tukey-McLaughlin t interval (`trimmed`). The cell's time was this estimate
-    until the fast half replaced it (`fast_mean`, now the fast third); the planning of extra rounds still reads the
-    spread of the process medians through it (`rel_half_width`): it needs no samples, costs
-    microseconds, and is wider than the fast third's interval on this machine, so it errs towards
+    until the fast half replaced it (`fast_mean`, then the fast third, now the fast quarter); the planning of
+    extra rounds still reads the spread of the process medians through it (`rel_half_width`): it needs no
+    samples, costs microseconds, and is wider than the fast quarter's interval on this machine, so it errs towards
     more rounds. A process whose whole run was slowed (a
     host stall, a collection at a bad time: 1.5-2x the others, a few in every run) moves a plain mean
     of five by 10-20%; trimmed, it moves it by a fraction of that (docs/methodology.md, "The
@@ -190,44 +190,49 @@ def process_ci(medians: list[float]) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
-#: the share of a cell's processes, the fastest, whose medians make its time (`fast_mean`)
-FAST_SHARE = 1 / 3
+#: the share of a cell's processes, the fastest, whose medians make its time (`fast_mean`): a third from
+#: 2026-11-27 evening, a quarter from 2026-12-03 (docs/methodology.md, "The fast quarter")
+FAST_SHARE = 1 / 4
 #: what a run's cell times are, recorded with the run when it is finalized (`runner.finalize`), so that
 #: `compare` can say when two runs' times come from different estimators
-ESTIMATOR = "fast third"
+ESTIMATOR = "fast quarter"
 #: bootstrap medians drawn per process once, from which every replicate picks (`fast_replicates`)
 MEDIAN_POOL = 100
 
 
-def fast_weights(n: int) -> list[float]:
-    """The weights fast_mean gives the n sorted process medians: each one's share of the lowest third
-    of the empirical distribution, whose points hold 1/n each (1 for the fastest below 3 processes).
-    The boundary process gets a fraction, so the estimate moves smoothly as processes are added
-    instead of by a whole process at a time."""
-    pn = max(1.0, round(FAST_SHARE * n, 9))  # rounded: 1/3 * 9 must give 3 whole processes, not 2.999...
+def fast_weights(n: int, share: float | None = None) -> list[float]:
+    """The weights fast_mean gives the n sorted process medians: each one's share of the lowest quarter
+    (FAST_SHARE, or `share`) of the empirical distribution, whose points hold 1/n each (1 for the fastest
+    up to 4 processes). The boundary process gets a fraction, so the estimate moves smoothly as processes
+    are added instead of by a whole process at a time."""
+    # rounded: a quarter of 12 must give 3 whole processes, not 2.999...
+    pn = max(1.0, round((FAST_SHARE if share is None else share) * n, 9))
     return [min(1.0, max(0.0, pn - i)) for i in range(n)]
 
 
-def fast_mean(xs: list[float]) -> float:
-    """The mean of the fastest third of n process medians: the mean of the empirical quantile function
-    over [0, 1/3], the fastest alone up to 3 processes, (3 x1 + x2) / 4 at 4, (3 x1 + 2 x2) / 5 at 5,
-    the two fastest at 6 (x1 <= x2 <= ... sorted; `fast_weights`). It is the cell's time.
+def fast_mean(xs: list[float], share: float | None = None) -> float:
+    """The mean of the fastest quarter of n process medians: the mean of the empirical quantile function
+    over [0, 1/4], the fastest alone up to 4 processes, (4 x1 + x2) / 5 at 5, (2 x1 + x2) / 3 at 6, the
+    two fastest at 8 (x1 <= x2 <= ... sorted; `fast_weights`). It is the cell's time.
 
     Interference on a shared host only ever adds time, and on this VM it comes in episodes of
     0.1-17 s that slow a whole quick-mode process by 10-100% (docs/methodology.md, "The fast half",
-    "The fast third"); the processes that ran undisturbed are the fast ones, so their mean is the
-    estimate of what the library costs and the rest are the host's. The minimum is the estimator of
-    Chen & Revels (2016, "Robust benchmarking in noisy environments", arXiv 1608.04295) and of
-    Python's timeit for the same reason; a mean over a fixed share keeps it from resting on one lucky
-    process as processes are added, and does not drift lower with their number as a minimum does.
-    The share is a third, with the boundary process weighted by its fraction (an L-estimator: the
-    sample form of (1/p) times the integral of F^-1 over [0, p], as Acerbi & Tasche 2002, "On the
-    coherence of expected shortfall", J. Banking & Finance 26(7), estimate a lower-tail mean), because
-    the fast half (the floor(n/2) fastest, until 2026-11-27) reached half-way into the processes at 4
-    and 6 but only a third at 3 and 5: on this VM's noisy pairs a cell agreed with the next run less
-    often with 4 processes than with 3. Each process median still holds what the library itself
-    varies by within a process (its collections, its allocator), so those are part of the time."""
-    return _weighted(sorted(xs), fast_weights(len(xs)))
+    "The fast third", "The fast quarter"); the processes that ran undisturbed are the fast ones, so
+    their mean is the estimate of what the library costs and the rest are the host's. The minimum is
+    the estimator of Chen & Revels (2016, "Robust benchmarking in noisy environments", arXiv
+    1608.04295) and of Python's timeit for the same reason; a mean over a fixed share keeps it from
+    resting on one lucky process as processes are added, and does not drift lower with their number
+    as a minimum does. The share has a fractional boundary (an L-estimator: the sample form of (1/p)
+    times the integral of F^-1 over [0, p], as Acerbi & Tasche 2002, "On the coherence of expected
+    shortfall", J. Banking & Finance 26(7), estimate a lower-tail mean). It was a half until
+    2026-11-27 (whose parity made 4 processes agree less often than 3), a third until 2026-12-03, and
+    is a quarter since: on the seven noisy pairs of 2026-12-02/03, with the canary taking out the
+    core's slowdowns, the second-fastest of 4 processes was still slowed often enough that a quarter
+    agreed on 3-14 points more cells than a third, at a cost of about a point on the quieter pairs
+    measured before. Each process median still holds what the library itself varies by within a
+    process (its collections, its allocator), so those are part of the time. `share` computes another
+    share's mean (the tools that compare estimators)."""
+    return _weighted(sorted(xs), fast_weights(len(xs), share))
 
 
 def _weighted(s: list[float], w: list[float]) -> float:
@@ -366,7 +371,7 @@ def summarize(rounds: list[list[float]], rng: random.Random, n_boot: int = 1000,
     """Per-iteration times grouped by round (process) -> time, 95% CI, spreads, outliers.
 
     With ROUND_UNIT_MIN or more processes the process is the unit of replication: the time is the
-    mean of the fastest third of the process medians (fast_mean) and the CI the percentile interval of its
+    mean of the fastest quarter of the process medians (fast_mean) and the CI the percentile interval of its
     two-level bootstrap (fast_replicates), because the spread between fresh processes dominates on the
     reference machine and a resampling of the samples alone under-covers (tests/test_timing.py
     measures both). One process gets the two-level bootstrap over its samples,

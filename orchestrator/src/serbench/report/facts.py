@@ -29,22 +29,33 @@ def has_current_estimator(run) -> bool:
     return json.loads(run["env_json"]).get("estimator") == ESTIMATOR
 
 
+# Each estimator a run can have been finalized with (`env_json.estimator`): how it computed a cell's time,
+# and the docs/methodology.md section that says why. A run that recorded none used the fast half (or,
+# before 2026-11-27, the 20% trimmed mean).
+ESTIMATORS = {
+    "fast quarter": (
+        "the mean of the fastest quarter of a cell's processes' medians (the fastest of up to 4; beyond, the "
+        "process at the boundary counts by its fraction: (4·x₁ + x₂)/5 of 5, the two fastest of 8; one "
+        "process: the median of its samples)",
+        "The fast quarter",
+    ),
+    "fast third": (
+        "the mean of the fastest third of a cell's processes' medians (the fastest of up to 3; beyond, the "
+        "process at the boundary counts by its fraction: (3·x₁ + x₂)/4 of 4, the two fastest of 6; one "
+        "process: the median of its samples)",
+        "The fast third",
+    ),
+}
+FAST_HALF = (
+    "the mean of the faster half of a cell's processes' medians (the fastest of 2 or 3; one process: the "
+    "median of its samples)",
+    "The fast half",
+)
+
+
 def estimator_of(run) -> tuple[str, str]:
-    """(how the run's cell times were computed, the docs/methodology.md section that says why): the
-    estimator the run was finalized with (`has_current_estimator`); a run finalized before that used
-    the fast half (or, before 2026-11-27, the 20% trimmed mean)."""
-    if has_current_estimator(run):
-        return (
-            "the mean of the fastest third of a cell's processes' medians (the fastest of up to 3; beyond, the "
-            "process at the boundary counts by its fraction: (3·x₁ + x₂)/4 of 4, the two fastest of 6; one "
-            "process: the median of its samples)",
-            "The fast third",
-        )
-    return (
-        "the mean of the faster half of a cell's processes' medians (the fastest of 2 or 3; one process: the "
-        "median of its samples)",
-        "The fast half",
-    )
+    """(how the run's cell times were computed, the docs/methodology.md section that says why)."""
+    return ESTIMATORS.get(json.loads(run["env_json"]).get("estimator"), FAST_HALF)
 
 
 def time_of(c):
