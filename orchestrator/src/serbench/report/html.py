@@ -593,12 +593,13 @@ def _trend_section(run, cells: list, history: list[tuple], counting: bool, chart
     ]
     if mixed:
         # Each earlier estimator sits above the one after it on the same samples (the fast half above the fast
-        # third by 0-1%: docs/methodology.md, "The fast third", "The fast quarter"); a trend across a change shows it.
+        # third by 0-1%, the fast third above the quarter by 0.4-1.2%: docs/methodology.md, "The fast third",
+        # "The fast quarter"); a trend across a change shows it.
         old = sum(not has_current_estimator(r) for r, _ in history)
         out.append(
             f"<p>{old} of these runs computed a cell's time with an earlier estimator (its column below; "
             'docs/methodology.md, "The fast half", "The fast third" and "The fast quarter"), which gives a little '
-            "more time from the same samples: a step of a few per cent where the estimator changes is the "
+            "more time from the same samples: a step of about 1% where the estimator changes is the "
             "estimator's, not the library's.</p>"
         )
     if not keys:
