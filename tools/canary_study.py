@@ -6,7 +6,7 @@ study):
 
 1. the robust CV of all the processes' medians, and the correlation of a process's log-median with
    its canary's;
-2. how often the fast third of one repetition's processes (stats.fast_mean, the runs' estimator) is
+2. how often the fast quarter of one repetition's processes (stats.fast_mean, the runs' estimator) is
    within ±5% of the one half the study later: two quick runs of one build stand to each other so.
 
     .venv/bin/python tools/canary_study.py --cell native:msgpack-c:tree:msgpack:size-4 \\
@@ -74,7 +74,7 @@ def report(reps: list[list[list[tuple[float, float | None]]]], names: list[str])
             parts.append(f"{way}: spread {spread:.2%}, agree {agree / max(half, 1):.1%}")
         out.append(f"{name}: {len(procs)} processes, log-correlation with the canary {r:+.2f}; " + "; ".join(parts))
     out.append(
-        "all cells: fast third of a repetition within ±5% of the one half the study later: "
+        "all cells: fast quarter of a repetition within ±5% of the one half the study later: "
         + ", ".join(f"{way} {a / max(n, 1):.1%}" for way, (a, n) in totals.items())
     )
     return out

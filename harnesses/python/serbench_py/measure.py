@@ -107,9 +107,10 @@ def _sample(op, arg, budget_ns, min_samples, clock, cpu_clock, canary) -> tuple[
     start = clock()
     while clock() - start < budget_ns or len(samples) < min_samples:
         with _no_gc():  # the collection runs before the canary, so nothing lands between it and the batch
-            # Once untimed first: the batch before evicted what the interpreter's canary touches (its
-            # code, frame and ints), and timed cold it read 33 µs after a size-5 batch and 23 µs after a
-            # size-1 one (docs/methodology.md, "The canary"), a slowdown of the data, not of the core.
+            # Once untimed first: the batch before evicted what the canary touches (its 16 KiB table, and
+            # for the interpreted canary before protocol 1.10 its code, frame and ints, which timed cold
+            # read 33 µs after a size-5 batch and 23 µs after a size-1 one: docs/methodology.md, "The
+            # canary"), a slowdown of the data, not of the core.
             canary()
             k0 = clock()
             canary()

@@ -24,7 +24,7 @@ import statistics
 
 # Part of the key of a stored reference (with the CPU model and core count): a change to the canary's loop
 # or to R in any harness must bump it, so that no run is brought to a reference another loop measured.
-VERSION = 2  # 2: Python times its canary warm (2026-12-03)
+VERSION = 3  # 2: Python times its canary warm (2026-12-03); 3: Python's canary is zlib.crc32 (protocol 1.10)
 # The quantile of a run's per-process canary medians taken as the harness's clean canary time when the
 # store has none yet: the core's speed in the run's fastest twentieth, robust to a single lucky process.
 REFERENCE_QUANTILE = 0.05

@@ -20,11 +20,6 @@ class PythonHarness(Harness):
         "counting and allocator rather than the library's machine code, at about 50x the run time; instruction "
         "counts are offered for compiled harnesses"
     )
-    canary_unused = (
-        "its canary runs through the interpreter and moves more than the C code of the libraries it measures: "
-        "divided by it, orjson's processes five minutes apart agreed less often, not more (docs/methodology.md, "
-        "'The canary')"
-    )
 
     @property
     def venv(self) -> Path:
