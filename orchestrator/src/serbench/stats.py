@@ -226,12 +226,12 @@ def fast_mean(xs: list[float], share: float | None = None) -> float:
     times the integral of F^-1 over [0, p], as Acerbi & Tasche 2002, "On the coherence of expected
     shortfall", J. Banking & Finance 26(7), estimate a lower-tail mean). It was a half until
     2026-11-27 (whose parity made 4 processes agree less often than 3), a third until 2026-12-03, and
-    is a quarter since: on the seven noisy pairs of 2026-12-02/03, with the canary taking out the
-    core's slowdowns, the second-fastest of 4 processes was still slowed often enough that a quarter
-    agreed on 3-14 points more cells than a third, at a cost of about a point on the quieter pairs
-    measured before. Each process median still holds what the library itself varies by within a
-    process (its collections, its allocator), so those are part of the time. `share` computes another
-    share's mean (the tools that compare estimators)."""
+    is a quarter since: on seven noisy pairs of the default matrix of 2026-12-02/03 the second-fastest
+    of 4 processes was still slowed often enough that a quarter agreed on 1.1-7.5 points more cells
+    than a third from the same samples, at a cost of 1-2 points on the quiet pairs measured before
+    (by the minimum, which the quarter is up to 4 processes). Each process median still holds what the
+    library itself varies by within a process (its collections, its allocator), so those are part of
+    the time. `share` computes another share's mean (the tools that compare estimators)."""
     return _weighted(sorted(xs), fast_weights(len(xs), share))
 
 
