@@ -44,6 +44,11 @@ def summary(store: Store, a: str, b: str) -> list[str]:
     return out
 
 
+def show(title: str, store: Store, runs: tuple[str, str]) -> None:
+    print(title)
+    print("\n".join("  " + line for line in summary(store, *runs)))
+
+
 def share(text: str) -> float:
     """A share of a cell's processes: a fraction (1/3) or a number (0.25), above 0 and at most 1."""
     try:
@@ -83,8 +88,7 @@ def main() -> int:
             print(f"canary_effect: no run {run} in {a.db}", file=sys.stderr)
             return 2
     runs = (a.run_a, a.run_b)
-    print("With the canary (as stored):")
-    print("\n".join("  " + line for line in summary(store, *runs)))
+    show("With the canary (as stored):", store, runs)
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "s.db"
         with sqlite3.connect(copy) as dst:
@@ -95,13 +99,11 @@ def main() -> int:
             for x in a.share:
                 stats.FAST_SHARE = x  # read by stats.fast_weights at each call
                 finalized_again(other, runs, canary_off=False)
-                print(f"With the canary, a cell's time the mean of its fastest {x:.3g} of processes:")
-                print("\n".join("  " + line for line in summary(other, *runs)))
+                show(f"With the canary, a cell's time the mean of its fastest {x:.3g} of processes:", other, runs)
         finally:
             stats.FAST_SHARE = current
         finalized_again(other, runs, canary_off=True)
-        print("Without it (the same samples, finalized as under --no-canary):")
-        print("\n".join("  " + line for line in summary(other, *runs)))
+        show("Without it (the same samples, finalized as under --no-canary):", other, runs)
     return 0
 
 
