@@ -1,7 +1,8 @@
 """Where does a cell's noise come from? Runs one harness cell in many fresh processes under several
 conditions, interleaved round-robin so that drift of the machine hits every condition alike, and
 prints, per condition: the within-process robust CV (median over processes), the between-process
-spread of the process medians (robust CV and max/min), and the grand median.
+spread of the process medians (robust CV and max/min), that spread after dividing each process by its
+canary's median as runs do ("÷canary", protocol 1.9), the grand median and the minor page faults.
 
     .venv/bin/python tools/noise_study.py --harness native --bench msgpack-c --test tree \\
         --format msgpack --dataset size-4 --processes 15 --budget-ms 100
@@ -56,6 +57,22 @@ def one_process(argv: list[str], env, cond: str, cores: list[int]) -> tuple[list
     loading included: getrusage of the reaped child; a page fault costs about 1.5 µs on this VM)."""
     rows, faults = process_rows(argv, env, cond, cores)
     return [r["wall_ns"] / r["iterations"] for r in rows], faults
+
+
+def canary_median(rows: list[dict]) -> float | None:
+    """The median `canary_ns` of a process's samples (protocol 1.9), or None when a sample has none."""
+    canaries = [r.get("canary_ns") for r in rows]
+    if not canaries or any(not c for c in canaries):
+        return None
+    return median(canaries)
+
+
+def divided_spread(medians: list[float], canaries: list[float | None]) -> float | None:
+    """The robust CV of the process medians each divided by its process's canary median, as the
+    orchestrator divides them (canary.py): the spread the canary leaves; None without a canary."""
+    if not medians or any(c is None for c in canaries):
+        return None
+    return robust_cv([m / c for m, c in zip(medians, canaries, strict=True)])
 
 
 def process_rows(argv: list[str], env, cond: str, cores: list[int]) -> tuple[list[dict], int]:
@@ -193,6 +210,7 @@ def study() -> int:
     conds = list(argvs)
     per: dict[str, list[list[float]]] = {c: [] for c in conds}
     faults: dict[str, list[int]] = {c: [] for c in conds}
+    canaries: dict[str, list[float | None]] = {c: [] for c in conds}
     besides: dict[str, list[float]] = {spec: [] for spec in beside}
     for i in range(a.processes):
         for c in conds:
@@ -203,8 +221,9 @@ def study() -> int:
             other = None
             if c.endswith("+concurrent"):  # on the first core, where this process is pinned now
                 other = subprocess.Popen(concurrent[1] + ["--results", os.devnull], env=concurrent[0].env())
-            samples, n = one_process(argvs[c], envs[c], c, cores)
-            per[c].append(samples)
+            rows, n = process_rows(argvs[c], envs[c], c, cores)
+            per[c].append([r["wall_ns"] / r["iterations"] for r in rows])
+            canaries[c].append(canary_median(rows))
             faults[c].append(n)
             if other is not None:
                 other.wait()
@@ -215,14 +234,16 @@ def study() -> int:
         os.sched_setaffinity(0, set(cores))
         print(f"\r{i + 1}/{a.processes}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    print("condition              within-rCV  between-rCV  max/min  median_ns  minflt (min-max)")
+    # "÷canary": the between-process spread left after dividing by the canary, as runs divide
+    print("condition              within-rCV  between-rCV  ÷canary  max/min  median_ns  minflt (min-max)")
     for c in conds:
         meds = [median(s) for s in per[c]]
         within = median(robust_cv(s) for s in per[c])
+        divided = divided_spread(meds, canaries[c])
         f = faults[c]
         print(
-            f"{c:22} {within:10.2%} {robust_cv(meds):12.2%} {max(meds) / min(meds):8.3f} {median(meds):10.0f}"
-            f"  {median(f):.0f} ({min(f)}-{max(f)})"
+            f"{c:22} {within:10.2%} {robust_cv(meds):12.2%} {'-' if divided is None else f'{divided:.2%}':>8}"
+            f" {max(meds) / min(meds):8.3f} {median(meds):10.0f}  {median(f):.0f} ({min(f)}-{max(f)})"
         )
     if besides:
         # paired with the cell's processes of the same round, under its first condition

@@ -99,19 +99,36 @@ def test_cells_beside_are_run_each_round_and_their_shared_slowdown_printed(tmp_p
         def env(self):
             return None
 
-    def one_process(argv, env, cond, cores):
+    def process_rows(argv, env, cond, cores):
         calls.append((argv[0], argv[argv.index("--bench") + 1], cond))
-        return [next(rounds) * (100.0 if "msgpack-c" in argv else 10.0)] * 5, 0
+        slowdown = next(rounds)
+        row = {"wall_ns": slowdown * (100.0 if "msgpack-c" in argv else 10.0), "iterations": 1}
+        return [row | {"canary_ns": 20_000 * slowdown}] * 5, 0
 
     monkeypatch.setattr(noise_study, "make", lambda names, *a: [Fake(names[0])])
-    monkeypatch.setattr(noise_study, "one_process", one_process)
+    monkeypatch.setattr(noise_study, "process_rows", process_rows)
     monkeypatch.setattr(noise_study, "ROOT", _corpus(tmp_path))
     argv = [*CELL, "--processes", "3", "--conditions", "pinned", "--beside", "native:hash-object:tree:msgpack:size-4"]
     monkeypatch.setattr(sys, "argv", ["noise_study", *argv])
     assert noise_study.main() == 0
     assert calls == [("native", "msgpack-c", "pinned"), ("native", "hash-object", "pinned")] * 3
-    line = capsys.readouterr().out.splitlines()[-1].split()
+    out = capsys.readouterr().out.splitlines()
+    line = out[-1].split()
     assert line[0] == "native:hash-object:tree:msgpack:size-4" and line[2] == "0.00%" and line[3] == "1.00"
+    # the cell's processes spread by 1.0, 1.4 and 1.1 as measured; their canary moved alike
+    cond = out[1].split()
+    assert cond[0] == "pinned" and cond[2] == f"{noise_study.robust_cv([100.0, 140.0, 110.0]):.2%}"
+    assert cond[3] == "0.00%"
+
+
+def test_the_spread_left_by_the_canary_is_none_without_one():
+    rows = [{"canary_ns": 20_000}, {"canary_ns": 22_000}, {"canary_ns": 21_000}]
+    assert noise_study.canary_median(rows) == 21_000
+    assert noise_study.canary_median([*rows, {"canary_ns": None}]) is None  # a harness before protocol 1.9
+    assert noise_study.canary_median([]) is None
+    assert noise_study.divided_spread([100.0, 120.0], [1.0, None]) is None
+    # a process that is slower only where its canary is too
+    assert noise_study.divided_spread([100.0, 120.0, 110.0], [1.0, 1.2, 1.1]) == pytest.approx(0.0, abs=1e-12)
 
 
 def test_a_harness_not_built_yet_is_one_line_that_says_how_to_build_it(tmp_path, monkeypatch, capsys):
