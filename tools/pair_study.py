@@ -16,7 +16,11 @@ samples as measured, without the canary of protocol 1.9 (`tools/canary_effect.py
    rows within baseline noise in either stored run left out), and how far each estimate sits below
    the fast quarter (the runs' estimator) in run A, per harness (median and 5th percentile over cells): a low quantile
    inside a process agrees better on a noisy host but drops the collections of a garbage-collected
-   library's slow batches.
+   library's slow batches;
+6. how much a process's sample count matters: the share of cells whose gross times agree within
+   +-5%, per harness, with each process's median taken over all of its steady samples and over only
+   its last 5 or 10 (a Go process of quick mode has 5 samples of 10 ms, the others 15-18 of 1-2 ms),
+   as measured and, where the store has canaries, with each process divided by its canary's median.
 
     .venv/bin/python tools/pair_study.py RUN_A RUN_B [--db results/serbench.db]
 
@@ -232,6 +236,55 @@ def estimators(sa: dict, sb: dict, base: dict | None = None, noise: set | None =
         print(f"   {name:24} {ok / len(keys):6.1%} {net}  {ratios}")
 
 
+def load_canaries(db: sqlite3.Connection, run: str) -> dict:
+    """{cell key: each process's canary times (protocol 1.9) from its steady state on, in `load`'s
+    order}, for the cells whose every sample has one; {} for a store without canaries."""
+    out = {}
+    try:
+        cells = db.execute(
+            "select id, harness, bench, test, dataset, format from cells where run_id=? and status='ok'", (run,)
+        ).fetchall()
+        for cid, *key in cells:
+            per = collections.defaultdict(list)
+            for rnd, it, w, c in db.execute(
+                "select round, iterations, wall_ns, canary_ns from samples where cell_id=? and round>=0", (cid,)
+            ):
+                per[rnd].append((w / it, c))
+            procs = [v for _, v in sorted(per.items()) if v]
+            if procs and all(c for v in procs for _, c in v):
+                out[tuple(key)] = [[c for _, c in v][stats.steady_state([t for t, _ in v]) :] for v in procs]
+    except sqlite3.OperationalError:  # a store from before protocol 1.9
+        return {}
+    return out
+
+
+def sample_counts(sa: dict, sb: dict, ca: dict | None = None, cb: dict | None = None, counts=(None, 10, 5)) -> None:
+    """Part 6, as measured and, where the store has canaries, with each process divided by the median
+    of its canary over the same samples (as the runs divide, canary.py)."""
+    print("6. gross times within +-5% per harness, each process's median over its last k steady samples")
+    ways = [("as measured", sa, sb, None, None)]
+    if ca and cb:
+        ways.append(("÷canary", sa, sb, ca, cb))
+    for way, xa, xb, ya, yb in ways:
+        keys = sorted(xa.keys() & xb.keys() & (ya.keys() & yb.keys() if ya is not None else xa.keys()))
+        for k in counts:
+
+            def f(rs: list[list[float]], cs: list[list[float]] | None, k=k) -> float:
+                cut = (lambda xs: xs[-k:]) if k else (lambda xs: xs)
+                meds = [st.median(cut(r)) for r in rs]
+                if cs is not None:
+                    meds = [m / st.median(cut(c)) for m, c in zip(meds, cs, strict=True)]
+                return stats.fast_mean(meds)
+
+            by = collections.defaultdict(list)
+            for key in keys:
+                ea = f(xa[key], ya[key] if ya is not None else None)
+                eb = f(xb[key], yb[key] if yb is not None else None)
+                by[key[0]].append(abs(eb / ea - 1) <= 0.05)
+            cells = "  ".join(f"{h} {sum(v) / len(v):6.1%}" for h, v in sorted(by.items()))
+            print(f"   {way:12} {'all samples' if k is None else f'last {k}':12} {cells}")
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("run_a")
@@ -255,6 +308,7 @@ def main() -> int:
     drift_correction(pa, pb)
     processes_needed(a, b, base | base_b)
     estimators(sa, sb, base | base_b, within_noise(db, args.run_a) | within_noise(db, args.run_b))
+    sample_counts(sa, sb, load_canaries(db, args.run_a), load_canaries(db, args.run_b))
     return 0
 
 

@@ -167,3 +167,38 @@ def test_a_store_it_cannot_open_or_a_run_it_lacks_is_one_line_and_status_2(tmp_p
     monkeypatch.setattr("sys.argv", ["pair_study", "A", "C", "--db", str(tmp_path / "s.db")])
     assert pair_study.main() == 2
     assert capsys.readouterr().err.strip() == "pair_study: no measured cells in C"
+
+
+def test_fewer_samples_per_process_agree_less_often_and_the_count_is_per_harness(capsys):
+    """Cells whose processes have 20 samples each with 8% noise inside a process, and in run A a
+    slowdown per process that its canary saw too: divided by the canary, medians over all 20 agree
+    between the runs more often than over the last 5, and far more often than as measured. A harness
+    whose processes have 5 samples agrees as often whatever k, since its last 5 and 10 are all of them."""
+    rng = random.Random(11)
+
+    def run() -> dict:
+        out = {}
+        for harness, n in (("native", 20), ("go", 5)):
+            for i in range(200):
+                procs = [[1000.0 * (1 + i) * math.exp(rng.gauss(0, 0.08)) for _ in range(n)] for _ in range(4)]
+                out[(harness, f"lib{i}", "tree", "size-1", "json")] = procs
+        return out
+
+    a, b = run(), run()
+    # every process slowed by its own host factor, which its canary saw alike: divided, it is gone
+    host = {key: [math.exp(rng.gauss(0, 0.2)) for _ in procs] for key, procs in a.items()}
+    slowed = {key: [[x * f for x in p] for p, f in zip(procs, host[key], strict=True)] for key, procs in a.items()}
+    canary = {key: [[20_000.0 * f] * len(p) for p, f in zip(procs, host[key], strict=True)] for key, procs in a.items()}
+    flat = {key: [[20_000.0] * len(p) for p in procs] for key, procs in b.items()}
+    pair_study.sample_counts(slowed, b, canary, flat)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("6. ")
+    pct = {}
+    for ln in lines[1:]:
+        way, rest = ln[3:15].strip(), ln[16:].split()
+        words = rest[2:]  # after "all samples", "last 10" or "last 5"
+        pct[(way, " ".join(rest[:2]))] = {words[i]: float(words[i + 1].rstrip("%")) for i in range(0, len(words), 2)}
+    measured, divided = pct[("as measured", "all samples")], pct[("÷canary", "all samples")]
+    assert measured["native"] < 50 and divided["native"] > measured["native"] + 20, pct  # the host's factor
+    assert divided["native"] > pct[("÷canary", "last 5")]["native"] + 10, pct
+    assert divided["go"] == pct[("÷canary", "last 10")]["go"] == pct[("÷canary", "last 5")]["go"], pct
