@@ -2,11 +2,13 @@
 by the canary, protocol 1.9), and again from the same samples with the canary left out, as `run
 --no-canary` would have finalized them (docs/methodology.md, "The canary"). With `--share`, also as
 the runs would have been finalized with that share of the fastest processes as a cell's estimator
-(`stats.FAST_SHARE`; "The fast quarter"). "As stored" is what `compare` reads, which computes a run
+(`stats.FAST_SHARE`; "The fast quarter"). With `--per-sample`, also with each sample divided by the canary
+timed just before it instead of each process by its canary's median ("Each sample by its own canary,
+again"). "As stored" is what `compare` reads, which computes a run
 finalized with an earlier estimator again with today's. The store is not changed: the runs are finalized
 again in a temporary copy.
 
-    .venv/bin/python tools/canary_effect.py RUN_A RUN_B [--db results/serbench.db] [--share 1/3 ...]
+    .venv/bin/python tools/canary_effect.py RUN_A RUN_B [--db results/serbench.db] [--share 1/3 ...] [--per-sample]
 
 Prints, for each way, compare's agreement line, the agreement of each harness's cells, and each run's median
 robust CV over its correct cells.
@@ -72,12 +74,32 @@ def finalized_again(store: Store, runs: tuple[str, str], canary_off: bool) -> No
         runner.finalize(store, run, n_boot, args.get("seed", 1), compare._warmup_k(args))
 
 
+def per_sample(store: Store) -> None:
+    """Make `store.samples` (for this instance only) bring each sample to the reference speed by the
+    canary timed just before it, instead of each process by its canary's median; a sample without a
+    canary stays as measured."""
+
+    def samples(cell_id: int, canary_ref: float | None = None) -> dict[int, list[float]]:
+        out: dict[int, list[float]] = {}
+        for r in store.db.execute(
+            "SELECT round, iterations, wall_ns, canary_ns FROM samples "
+            "WHERE cell_id=? AND round>=0 ORDER BY round, idx",
+            (cell_id,),
+        ):
+            x, c = r["wall_ns"] / r["iterations"], r["canary_ns"]
+            out.setdefault(r["round"], []).append(x * canary_ref / c if canary_ref is not None and c else x)
+        return out
+
+    store.samples = samples
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("run_a")
     p.add_argument("run_b")
     p.add_argument("--db", default=str(ROOT / "results" / "serbench.db"))
     p.add_argument("--share", type=share, action="append", default=[], help="also finalize with this share (1/3)")
+    p.add_argument("--per-sample", action="store_true", help="also finalize with each sample divided by its own canary")
     a = p.parse_args()
     if not Path(a.db).is_file():
         print(f"canary_effect: no results store at {a.db}", file=sys.stderr)
@@ -102,6 +124,11 @@ def main() -> int:
                 show(f"With the canary, a cell's time the mean of its fastest {x:.3g} of processes:", other, runs)
         finally:
             stats.FAST_SHARE = current
+        if a.per_sample:
+            per_sample(other)
+            finalized_again(other, runs, canary_off=False)
+            show("With each sample divided by the canary timed just before it:", other, runs)
+            del other.samples  # the class's method again: each process by its canary's median
         finalized_again(other, runs, canary_off=True)
         show("Without it (the same samples, finalized as under --no-canary):", other, runs)
     return 0

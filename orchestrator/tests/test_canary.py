@@ -151,3 +151,40 @@ def test_a_harness_whose_canary_is_unused_keeps_its_times_and_the_run_says_why(t
     # compare recomputes such a run's samples as measured, and says nothing is different from itself
     _finalized(store, "r2", (1_100, 30_000), (200, 20_000), canary_unused={"fake": "why"})
     assert [r.ratio for r in compare.compare(store, "r", "r2", n_boot=50).rows] == [pytest.approx(1.0)]
+
+
+def test_canary_effect_per_sample_divides_each_sample_by_the_canary_timed_before_it(tmp_path):
+    """`--per-sample`: in B's processes the library is slowed by 30% in five samples of eight, in three
+    of them with its canary (the host) and in two without (the library's own noise). Each process's
+    median over its canary's median reads 1,300 ns; each sample over its own canary, 1,000, as in A."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    store = Store(tmp_path / "s.db")
+    slowed = [(1_000, 20_000)] * 3 + [(1_300, 20_000)] * 2 + [(1_300, 26_000)] * 3
+    for run, rows in (("a", [(1_000, 20_000)] * 8), ("b", slowed)):
+        lib, base = _run(store, run)
+        for rnd in range(3):
+            store.record_round(
+                lib,
+                rnd,
+                "ok",
+                None,
+                0.01,
+                [{"iterations": 10, "wall_ns": ns * 10, "cpu_ns": None, "canary_ns": c} for ns, c in rows],
+            )
+            _record(store, base, rnd, 200, 20_000)
+        runner.finalize(store, run, 50, 1)
+    tool = Path(__file__).resolve().parents[2] / "tools" / "canary_effect.py"
+    out = subprocess.run(
+        [sys.executable, str(tool), "a", "b", "--db", str(tmp_path / "s.db"), "--per-sample"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    stored, rest = out.split("With each sample divided by the canary timed just before it:")
+    per_sample, without = rest.split("Without it")
+    assert "0 of 1 cells (0.0%)" in stored and "1 of 1 cells (100.0%)" in per_sample
+    assert "0 of 1 cells (0.0%)" in without
+    assert {c["bench"]: c["median_ns"] for c in store.cells("b")}["lib"] == pytest.approx(1_300)
