@@ -41,7 +41,7 @@ from statistics import correlation, median
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "orchestrator" / "src"))
 
-from serbench import pipes  # noqa: E402
+from serbench import canary, pipes  # noqa: E402
 from serbench.harnesses import BuildOptions, HarnessError, UnknownHarness, make  # noqa: E402
 from serbench.stats import robust_cv  # noqa: E402
 
@@ -57,14 +57,6 @@ def one_process(argv: list[str], env, cond: str, cores: list[int]) -> tuple[list
     loading included: getrusage of the reaped child; a page fault costs about 1.5 µs on this VM)."""
     rows, faults = process_rows(argv, env, cond, cores)
     return [r["wall_ns"] / r["iterations"] for r in rows], faults
-
-
-def canary_median(rows: list[dict]) -> float | None:
-    """The median `canary_ns` of a process's samples (protocol 1.9), or None when a sample has none."""
-    canaries = [r.get("canary_ns") for r in rows]
-    if not canaries or any(not c for c in canaries):
-        return None
-    return median(canaries)
 
 
 def divided_spread(medians: list[float], canaries: list[float | None]) -> float | None:
@@ -223,7 +215,7 @@ def study() -> int:
                 other = subprocess.Popen(concurrent[1] + ["--results", os.devnull], env=concurrent[0].env())
             rows, n = process_rows(argvs[c], envs[c], c, cores)
             per[c].append([r["wall_ns"] / r["iterations"] for r in rows])
-            canaries[c].append(canary_median(rows))
+            canaries[c].append(canary.process_median([r.get("canary_ns") for r in rows]))
             faults[c].append(n)
             if other is not None:
                 other.wait()

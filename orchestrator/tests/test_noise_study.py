@@ -122,10 +122,11 @@ def test_cells_beside_are_run_each_round_and_their_shared_slowdown_printed(tmp_p
 
 
 def test_the_spread_left_by_the_canary_is_none_without_one():
-    rows = [{"canary_ns": 20_000}, {"canary_ns": 22_000}, {"canary_ns": 21_000}]
-    assert noise_study.canary_median(rows) == 21_000
-    assert noise_study.canary_median([*rows, {"canary_ns": None}]) is None  # a harness before protocol 1.9
-    assert noise_study.canary_median([]) is None
+    # the study takes a process's canary median as the runs do (canary.process_median)
+    canaries = [20_000, 22_000, 21_000]
+    assert noise_study.canary.process_median(canaries) == 21_000
+    assert noise_study.canary.process_median([*canaries, None]) is None  # a harness before protocol 1.9
+    assert noise_study.canary.process_median([]) is None
     assert noise_study.divided_spread([100.0, 120.0], [1.0, None]) is None
     # a process that is slower only where its canary is too
     assert noise_study.divided_spread([100.0, 120.0, 110.0], [1.0, 1.2, 1.1]) == pytest.approx(0.0, abs=1e-12)
