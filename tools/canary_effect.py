@@ -2,13 +2,14 @@
 by the canary, protocol 1.9), and again from the same samples with the canary left out, as `run
 --no-canary` would have finalized them (docs/methodology.md, "The canary"). With `--share`, also as
 the runs would have been finalized with that share of the fastest processes as a cell's estimator
-(`stats.FAST_SHARE`; "The fast quarter"). With `--per-sample`, also with each sample divided by the canary
-timed just before it instead of each process by its canary's median ("Each sample by its own canary,
-again"). "As stored" is what `compare` reads, which computes a run
+(`stats.FAST_SHARE`; "The fast quarter"). With `--window K` (repeatable), also with each sample divided by the
+median of the K canaries around it (1: the canary timed just before it; the runs' is canary.WINDOW), or
+with `--window process` each process by its canary's median, as runs did before ("A running median of
+the canary"). "As stored" is what `compare` reads, which computes a run
 finalized with an earlier estimator again with today's. The store is not changed: the runs are finalized
 again in a temporary copy.
 
-    .venv/bin/python tools/canary_effect.py RUN_A RUN_B [--db results/serbench.db] [--share 1/3 ...] [--per-sample]
+    .venv/bin/python tools/canary_effect.py RUN_A RUN_B [--db results/serbench.db] [--share 1/3 ...] [--window 1 ...]
 
 Prints, for each way, compare's agreement line, the agreement of each harness's cells, and each run's median
 robust CV over its correct cells.
@@ -27,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "orchestrator" / "src"))
 
-from serbench import compare, pipes, runner, stats  # noqa: E402
+from serbench import canary, compare, pipes, runner, stats  # noqa: E402
 from serbench.store import Store  # noqa: E402
 
 
@@ -63,6 +64,19 @@ def share(text: str) -> float:
     return x
 
 
+def window(text: str) -> int | None:
+    """A canary window: an odd number of samples, at least 1, or `process` (None: the process's median)."""
+    if text == "process":
+        return None
+    try:
+        k = int(text)
+    except ValueError:
+        k = 0
+    if k < 1 or k % 2 == 0:
+        raise argparse.ArgumentTypeError(f"a window is an odd number of samples, 1 or more, or 'process'; not {text!r}")
+    return k
+
+
 def finalized_again(store: Store, runs: tuple[str, str], canary_off: bool) -> None:
     """Finalize both runs again in `store` (a copy) as their own finalize did, the canary on or off."""
     for run in runs:
@@ -74,32 +88,20 @@ def finalized_again(store: Store, runs: tuple[str, str], canary_off: bool) -> No
         runner.finalize(store, run, n_boot, args.get("seed", 1), compare._warmup_k(args))
 
 
-def per_sample(store: Store) -> None:
-    """Make `store.samples` (for this instance only) bring each sample to the reference speed by the
-    canary timed just before it, instead of each process by its canary's median; a sample without a
-    canary stays as measured."""
-
-    def samples(cell_id: int, canary_ref: float | None = None) -> dict[int, list[float]]:
-        out: dict[int, list[float]] = {}
-        for r in store.db.execute(
-            "SELECT round, iterations, wall_ns, canary_ns FROM samples "
-            "WHERE cell_id=? AND round>=0 ORDER BY round, idx",
-            (cell_id,),
-        ):
-            x, c = r["wall_ns"] / r["iterations"], r["canary_ns"]
-            out.setdefault(r["round"], []).append(x * canary_ref / c if canary_ref is not None and c else x)
-        return out
-
-    store.samples = samples
-
-
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("run_a")
     p.add_argument("run_b")
     p.add_argument("--db", default=str(ROOT / "results" / "serbench.db"))
     p.add_argument("--share", type=share, action="append", default=[], help="also finalize with this share (1/3)")
-    p.add_argument("--per-sample", action="store_true", help="also finalize with each sample divided by its own canary")
+    p.add_argument(
+        "--window",
+        type=window,
+        action="append",
+        default=[],
+        help="also finalize with each sample divided by the median of this many canaries around it (1: its own;"
+        " 'process': each process by its canary's median)",
+    )
     a = p.parse_args()
     if not Path(a.db).is_file():
         print(f"canary_effect: no results store at {a.db}", file=sys.stderr)
@@ -124,11 +126,18 @@ def main() -> int:
                 show(f"With the canary, a cell's time the mean of its fastest {x:.3g} of processes:", other, runs)
         finally:
             stats.FAST_SHARE = current
-        if a.per_sample:
-            per_sample(other)
+        for k in a.window:
+            other.canary_window = k
             finalized_again(other, runs, canary_off=False)
-            show("With each sample divided by the canary timed just before it:", other, runs)
-            del other.samples  # the class's method again: each process by its canary's median
+            what = (
+                "each process divided by its canary's median"
+                if k is None
+                else "each sample divided by the canary timed just before it"
+                if k == 1
+                else f"each sample divided by the median of the {k} canaries around it"
+            )
+            show(f"With {what}:", other, runs)
+        other.canary_window = canary.WINDOW  # as the runs are finalized again
         finalized_again(other, runs, canary_off=True)
         show("Without it (the same samples, finalized as under --no-canary):", other, runs)
     return 0

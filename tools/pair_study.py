@@ -39,6 +39,7 @@ import sqlite3
 import statistics as st
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "orchestrator" / "src"))
 
@@ -51,27 +52,48 @@ def group(key: tuple) -> str:
     return f"{h} {'typed' if test.startswith('typed-') else ds}"
 
 
-def load(db: sqlite3.Connection, run: str) -> tuple[list[list], dict, dict]:
-    """([finished_at, cell key, log process median], {cell key: baseline key or None}, {cell key: each
-    process's per-iteration times from its steady state on})"""
-    procs, base, steady = [], {}, {}
+class Run(NamedTuple):
+    """One run as the parts read it."""
+
+    procs: list[list]  # [finished_at, cell key, log process median], by finished_at
+    base: dict  # {cell key: its baseline's key, or None}
+    steady: dict  # {cell key: each process's per-iteration times from its steady state on}
+    canaries: dict  # {cell key: each process's canary times (protocol 1.9) over the same samples}, for
+    # the cells whose every sample has one; {} for a store from before protocol 1.9
+
+
+def load(db: sqlite3.Connection, run: str) -> Run:
+    """Every measured process of `run`, in one pass over its samples."""
+    procs, base, steady, canaries = [], {}, {}, {}
     cells = db.execute(
         "select id, harness, bench, baseline_bench, test, dataset, format from cells where run_id=? and status='ok'",
         (run,),
     ).fetchall()
+    try:
+        db.execute("select canary_ns from samples limit 0")
+        canary = "canary_ns"
+    except sqlite3.OperationalError:  # a store from before protocol 1.9
+        canary = "NULL"
     for cid, h, bench, bb, test, ds, fmt in cells:
         key = (h, bench, test, ds, fmt)
         base[key] = (h, bb, ds, fmt) if bb else None
-        per = collections.defaultdict(list)
-        for rnd, it, w in db.execute(
-            "select round, iterations, wall_ns from samples where cell_id=? and round>=0", (cid,)
+        per, can = collections.defaultdict(list), collections.defaultdict(list)
+        for rnd, it, w, c in db.execute(
+            f"select round, iterations, wall_ns, {canary} from samples"
+            " where cell_id=? and round>=0 order by round, idx",
+            (cid,),
         ):
             per[rnd].append(w / it)
+            can[rnd].append(c)
         fin = dict(db.execute("select round, finished_at from rounds where cell_id=? and round>=0", (cid,)))
         procs += [[fin[r], key, math.log(st.median(v))] for r, v in per.items() if v and r in fin]
-        steady[key] = [v[stats.steady_state(v) :] for r, v in sorted(per.items()) if v]
+        rounds = [r for r, v in sorted(per.items()) if v]
+        cuts = [stats.steady_state(per[r]) for r in rounds]
+        steady[key] = [per[r][i:] for r, i in zip(rounds, cuts, strict=True)]
+        if rounds and all(c for r in rounds for c in can[r]):
+            canaries[key] = [can[r][i:] for r, i in zip(rounds, cuts, strict=True)]
     procs.sort(key=lambda p: p[0])
-    return procs, base, steady
+    return Run(procs, base, steady, canaries)
 
 
 def per_cell(procs: list[list], corr: list[float] | None = None) -> dict:
@@ -236,28 +258,6 @@ def estimators(sa: dict, sb: dict, base: dict | None = None, noise: set | None =
         print(f"   {name:24} {ok / len(keys):6.1%} {net}  {ratios}")
 
 
-def load_canaries(db: sqlite3.Connection, run: str) -> dict:
-    """{cell key: each process's canary times (protocol 1.9) from its steady state on, in `load`'s
-    order}, for the cells whose every sample has one; {} for a store without canaries."""
-    out = {}
-    try:
-        cells = db.execute(
-            "select id, harness, bench, test, dataset, format from cells where run_id=? and status='ok'", (run,)
-        ).fetchall()
-        for cid, *key in cells:
-            per = collections.defaultdict(list)
-            for rnd, it, w, c in db.execute(
-                "select round, iterations, wall_ns, canary_ns from samples where cell_id=? and round>=0", (cid,)
-            ):
-                per[rnd].append((w / it, c))
-            procs = [v for _, v in sorted(per.items()) if v]
-            if procs and all(c for v in procs for _, c in v):
-                out[tuple(key)] = [[c for _, c in v][stats.steady_state([t for t, _ in v]) :] for v in procs]
-    except sqlite3.OperationalError:  # a store from before protocol 1.9
-        return {}
-    return out
-
-
 def sample_counts(sa: dict, sb: dict, ca: dict | None = None, cb: dict | None = None, counts=(None, 10, 5)) -> None:
     """Part 6, as measured and, where the store has canaries, with each process divided by the median
     of its canary over the same samples (as the runs divide, canary.py)."""
@@ -293,22 +293,23 @@ def main() -> int:
     args = p.parse_args()
     try:
         db = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
-        pa, base, sa = load(db, args.run_a)
+        ra = load(db, args.run_a)
     except sqlite3.Error as e:
         print(f"pair_study: cannot read {args.db}: {e}", file=sys.stderr)
         return 2
-    pb, base_b, sb = load(db, args.run_b)
-    if not pa or not pb:
-        print(f"pair_study: no measured cells in {args.run_a if not pa else args.run_b}", file=sys.stderr)
+    rb = load(db, args.run_b)
+    if not ra.procs or not rb.procs:
+        print(f"pair_study: no measured cells in {args.run_a if not ra.procs else args.run_b}", file=sys.stderr)
         return 2
+    pa, pb, base, sa, sb = ra.procs, rb.procs, ra.base | rb.base, ra.steady, rb.steady
     a, b = per_cell(pa), per_cell(pb)
     run_effects(a, b)
     drift(args.run_a, pa)
     drift(args.run_b, pb)
     drift_correction(pa, pb)
-    processes_needed(a, b, base | base_b)
-    estimators(sa, sb, base | base_b, within_noise(db, args.run_a) | within_noise(db, args.run_b))
-    sample_counts(sa, sb, load_canaries(db, args.run_a), load_canaries(db, args.run_b))
+    processes_needed(a, b, base)
+    estimators(sa, sb, base, within_noise(db, args.run_a) | within_noise(db, args.run_b))
+    sample_counts(sa, sb, ra.canaries, rb.canaries)
     return 0
 
 

@@ -20,6 +20,18 @@ def test_a_process_median_needs_a_canary_in_every_sample():
     assert canary.process_median([0, 0, 0]) is None  # a clock that read nothing is no speed
 
 
+def test_factors_take_each_sample_by_the_canaries_around_it_or_a_process_by_its_median():
+    """A window of 1: each by the canary before it, a zero clock as measured. A window of 3: the median of
+    the sample's canary and its neighbours', cut short at the ends. None: one factor for every sample.
+    Any sample without a canary: the process as measured."""
+    assert canary.factors([100, 0, 400], 200.0, window=1) == [2.0, 1.0, 0.5]
+    assert canary.factors([100, 400], None, window=1) == [1.0, 1.0]
+    assert canary.factors([100, 400, 200, 200, 800], 200.0, window=3) == [0.8, 1.0, 1.0, 1.0, 0.4]
+    assert canary.factors([100, 200, 400], 200.0) == [1.0, 1.0, 1.0]
+    assert canary.factors([100, None, 400], 200.0, window=1) == [1.0, 1.0, 1.0]
+    assert canary.WINDOW % 2 == 1
+
+
 def test_the_reference_is_the_lower_twentieth_of_the_processes_medians():
     meds = [float(20_000 + 100 * i) for i in range(41)]  # 20,000 .. 24,000
     assert canary.reference(list(reversed(meds))) == 20_200  # index int(0.05 * 40) = 2
@@ -153,16 +165,16 @@ def test_a_harness_whose_canary_is_unused_keeps_its_times_and_the_run_says_why(t
     assert [r.ratio for r in compare.compare(store, "r", "r2", n_boot=50).rows] == [pytest.approx(1.0)]
 
 
-def test_canary_effect_per_sample_divides_each_sample_by_the_canary_timed_before_it(tmp_path):
-    """`--per-sample`: in B's processes the library is slowed by 30% in five samples of eight, in three
-    of them with its canary (the host) and in two without (the library's own noise). Each process's
-    median over its canary's median reads 1,300 ns; each sample over its own canary, 1,000, as in A."""
+def test_runs_divide_each_sample_by_a_running_median_of_canaries_and_canary_effect_shows_other_ways(tmp_path):
+    """In B's processes the host slows the second half by 30%, which the canary sees, and one canary of
+    the first half alone reads twice as slow (its own noise). The running median of 5 (as runs divide)
+    gives 1,000 ns as in A; one median per process (`--window process`) gives 885; no canary, 1,150."""
     import subprocess
     import sys
     from pathlib import Path
 
     store = Store(tmp_path / "s.db")
-    slowed = [(1_000, 20_000)] * 3 + [(1_300, 20_000)] * 2 + [(1_300, 26_000)] * 3
+    slowed = [(1_000, 20_000), (1_000, 40_000), (1_000, 20_000), (1_000, 20_000)] + [(1_300, 26_000)] * 4
     for run, rows in (("a", [(1_000, 20_000)] * 8), ("b", slowed)):
         lib, base = _run(store, run)
         for rnd in range(3):
@@ -176,15 +188,17 @@ def test_canary_effect_per_sample_divides_each_sample_by_the_canary_timed_before
             )
             _record(store, base, rnd, 200, 20_000)
         runner.finalize(store, run, 50, 1)
+    assert {c["bench"]: c["median_ns"] for c in store.cells("b")}["lib"] == pytest.approx(1_000)
     tool = Path(__file__).resolve().parents[2] / "tools" / "canary_effect.py"
     out = subprocess.run(
-        [sys.executable, str(tool), "a", "b", "--db", str(tmp_path / "s.db"), "--per-sample"],
+        [sys.executable, str(tool), "a", "b", "--db", str(tmp_path / "s.db"), "--window", "process", "--window", "1"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    stored, rest = out.split("With each sample divided by the canary timed just before it:")
-    per_sample, without = rest.split("Without it")
-    assert "0 of 1 cells (0.0%)" in stored and "1 of 1 cells (100.0%)" in per_sample
-    assert "0 of 1 cells (0.0%)" in without
-    assert {c["bench"]: c["median_ns"] for c in store.cells("b")}["lib"] == pytest.approx(1_300)
+    stored, rest = out.split("With each process divided by its canary's median:")
+    per_process, rest = rest.split("With each sample divided by the canary timed just before it:")
+    one, without = rest.split("Without it")
+    assert "1 of 1 cells (100.0%)" in stored and "0 of 1 cells (0.0%)" in per_process
+    assert "1 of 1 cells (100.0%)" in one and "0 of 1 cells (0.0%)" in without
+    assert {c["bench"]: c["median_ns"] for c in store.cells("b")}["lib"] == pytest.approx(1_000)  # untouched

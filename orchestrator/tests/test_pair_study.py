@@ -49,8 +49,8 @@ def _store(path: Path, drift_pct: float) -> sqlite3.Connection:
 
 def test_a_pair_that_differs_only_by_process_noise_has_run_effects_near_one(tmp_path, capsys):
     db = _store(tmp_path / "s.db", drift_pct=0.0)
-    pa, _, _ = pair_study.load(db, "A")
-    pb, _, _ = pair_study.load(db, "B")
+    pa = pair_study.load(db, "A").procs
+    pb = pair_study.load(db, "B").procs
     pair_study.run_effects(pair_study.per_cell(pa), pair_study.per_cell(pb))
     line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.strip().startswith("all"))
     ratio = float(line.split()[-1])
@@ -59,8 +59,8 @@ def test_a_pair_that_differs_only_by_process_noise_has_run_effects_near_one(tmp_
 
 def test_a_drift_common_to_all_cells_shows_in_the_bins_and_its_correction_narrows_b_over_a(tmp_path, capsys):
     db = _store(tmp_path / "s.db", drift_pct=6.0)
-    pa, _, _ = pair_study.load(db, "A")
-    pb, _, _ = pair_study.load(db, "B")
+    pa = pair_study.load(db, "A").procs
+    pb = pair_study.load(db, "B").procs
     pair_study.drift("B", pb, bin_s=30.0)
     out = capsys.readouterr().out
     bins = [float(x) for x in out.splitlines()[1].split()[1:]]
@@ -101,8 +101,8 @@ def test_a_low_quantile_inside_a_process_drops_a_collectors_slow_batches_where_t
                         ns = 1000.0 * (1 + i) * gc * math.exp(rng.gauss(0, 0.01))
                         db.execute("insert into samples values (?, ?, ?, 1, ?)", (cid, rnd, idx, int(ns)))
     db.commit()
-    _, _, sa = pair_study.load(db, "A")
-    _, _, sb = pair_study.load(db, "B")
+    sa = pair_study.load(db, "A").steady
+    sb = pair_study.load(db, "B").steady
     pair_study.estimators(sa, sb)
     rows = {ln[3:27].strip(): ln[27:].split() for ln in capsys.readouterr().out.splitlines()[2:]}
     fast, p10 = rows["fast quarter of medians"], rows["fast quarter of 10th pct"]
@@ -143,8 +143,8 @@ def test_net_agreement_by_estimator_counts_rows_as_compare_does_and_shows_what_t
                     for idx in range(5):
                         db.execute("insert into samples values (?, ?, ?, 1, ?)", (cid, rnd, idx, int(level)))
     db.commit()
-    _, base_a, sa = pair_study.load(db, "A")
-    _, base_b, sb = pair_study.load(db, "B")
+    _, base_a, sa, _ = pair_study.load(db, "A")
+    _, base_b, sb, _ = pair_study.load(db, "B")
     noise = pair_study.within_noise(db, "A") | pair_study.within_noise(db, "B")
     assert noise == {("native", "lib0", "tree", "size-0", "json")}
     assert len(pair_study._nets({k: 1.0 for k in sa}, base_a)) == 150
@@ -202,3 +202,34 @@ def test_fewer_samples_per_process_agree_less_often_and_the_count_is_per_harness
     assert measured["native"] < 50 and divided["native"] > measured["native"] + 20, pct  # the host's factor
     assert divided["native"] > pct[("÷canary", "last 5")]["native"] + 10, pct
     assert divided["go"] == pct[("÷canary", "last 10")]["go"] == pct[("÷canary", "last 5")]["go"], pct
+
+
+def test_load_reads_each_process_canary_over_the_same_steady_samples_and_skips_cells_missing_one(tmp_path):
+    """One pass gives the times and the canaries: a process's first samples slow (cut as its warm-up),
+    the canaries cut at the same index; a cell with one sample without a canary has none, and a store
+    from before protocol 1.9 (no `canary_ns` column) loads with no canaries."""
+    db = sqlite3.connect(tmp_path / "s.db")
+    db.executescript(
+        "create table cells (id integer primary key, run_id text, harness text, bench text, baseline_bench text,"
+        " test text, dataset text, format text, status text);"
+        "create table rounds (cell_id int, round int, finished_at real);"
+        "create table samples (cell_id int, round int, idx int, iterations int, wall_ns int, canary_ns int);"
+    )
+    for cid, bench in ((1, "full"), (2, "gap")):
+        db.execute("insert into cells values (?, 'A', 'native', ?, NULL, 'tree', 'size-1', 'json', 'ok')", (cid, bench))
+        for rnd in range(2):
+            db.execute("insert into rounds values (?, ?, ?)", (cid, rnd, float(rnd)))
+            for idx in range(12):
+                wall = 5000 if idx < 4 else 1000 + idx  # a warm-up the steady-state rule cuts
+                can = None if (bench == "gap" and rnd == 1 and idx == 7) else 20_000 + 10 * rnd + idx
+                db.execute("insert into samples values (?, ?, ?, 1, ?, ?)", (cid, rnd, idx, wall, can))
+    db.commit()
+    run = pair_study.load(db, "A")
+    full = ("native", "full", "tree", "size-1", "json")
+    assert set(run.canaries) == {full}
+    for times, canaries in zip(run.steady[full], run.canaries[full], strict=True):
+        assert len(times) == len(canaries) < 12 and max(times) < 5000
+        assert canaries[0] % 10 == 12 - len(canaries)  # the first canary kept is the first steady sample's
+    db.execute("alter table samples drop column canary_ns")
+    old = pair_study.load(db, "A")
+    assert old.canaries == {} and old.steady == run.steady

@@ -6,8 +6,8 @@ Before each timed batch a harness runs a fixed loop that allocates nothing and s
 VM the host slows the guest's core for seconds to minutes at a time (other guests on the sibling
 threads, "The two cores are slowed apart"), and a process measured in such a stretch is slower from
 start to end. The canary, timed a few microseconds before each batch on the same core, sees the same
-slowdown: a process's times are multiplied by `reference / median(canary_ns)`, i.e. brought to the
-speed at which the harness's canary takes `reference` ns.
+slowdown: each sample's time is multiplied by `reference / median(canary_ns of the WINDOW samples around
+it)`, i.e. brought to the speed at which the harness's canary takes `reference` ns.
 
 This is a control variate with a fixed coefficient of 1 (the ratio estimator; Cochran, *Sampling
 Techniques*, 3rd ed., 1977, ch. 6): the library's slowdown is assumed proportional to the canary's.
@@ -28,6 +28,13 @@ VERSION = 3  # 2: Python times its canary warm (2026-12-03); 3: Python's canary 
 # The quantile of a run's per-process canary medians taken as the harness's clean canary time when the
 # store has none yet: the core's speed in the run's fastest twentieth, robust to a single lucky process.
 REFERENCE_QUANTILE = 0.05
+# Each sample is divided by the median of this many canaries centred on it, a running median of 5 (Tukey,
+# *Exploratory Data Analysis*, 1977, ch. 7): the host's slowdowns change within a process's 25 ms, which
+# one median per process misses, and a single 20 us canary is noisier than the batch it divides, which a
+# window of 1 adds to every sample. On three pairs of quick runs (docs/methodology.md, "A running median
+# of the canary") 5 gained 2.4-6.0 points of agreement over the process's median at +0.1-0.4 points of
+# median robust CV; 1 gained 0.9-6.6 at +1.6-2.4, 3 and 9 less than 5.
+WINDOW = 5
 # While a run is under way, times are brought to a canary of this many ns: only ratios within a harness
 # (a cell against its own processes and its baseline) are used then, so any constant will do.
 PROVISIONAL_NS = 20_000.0
@@ -40,6 +47,22 @@ def process_median(canaries: list[int | None]) -> float | None:
         return None
     m = statistics.median(canaries)
     return float(m) if m > 0 else None
+
+
+def factors(canaries: list[int | None], ref: float | None, window: int | None = None) -> list[float]:
+    """What each sample of one process is multiplied by: with `window` = k, each by `factor` of the median
+    of the k canaries centred on it (1: the canary timed just before it; cut short at a process's ends;
+    a canary whose clock read zero is skipped, a sample with none left in its window stays as measured);
+    with None, all by the process's median. As measured when any sample has no canary (a harness before
+    protocol 1.9, or the instruction-count mode)."""
+    if window is None or any(c is None for c in canaries):
+        return [factor(process_median(canaries), ref)] * len(canaries)
+    h = window // 2
+    out = []
+    for i in range(len(canaries)):
+        near = [c for c in canaries[max(0, i - h) : i + h + 1] if c]
+        out.append(factor(float(statistics.median(near)) if near else None, ref))
+    return out
 
 
 def reference(medians: list[float]) -> float | None:

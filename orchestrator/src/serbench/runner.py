@@ -825,8 +825,8 @@ def run_cells(
         done[c.id][rnd] = {"status": out.status, "wall_s": out.wall_s}
         if rnd >= 0:
             wall[c.id] += out.wall_s
-            f = canary.factor(canary.process_median([s.get("canary_ns") for s in samples]), provisional[c.id])
-            xs = [f * s["wall_ns"] / s["iterations"] for s in samples if s.get("iterations")]
+            fs = canary.factors([s.get("canary_ns") for s in samples], provisional[c.id], store.canary_window)
+            xs = [f * s["wall_ns"] / s["iterations"] for f, s in zip(fs, samples, strict=True) if s.get("iterations")]
             if out.status == "ok" and xs:
                 meds[c.id][rnd] = stats.median(xs[stats.steady_state(xs, mode.warmup_k) :])
         finished += 1

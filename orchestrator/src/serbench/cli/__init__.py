@@ -1003,8 +1003,8 @@ def parser() -> argparse.ArgumentParser:
         "--canary",
         action=argparse.BooleanOptionalAction,
         default=True,
-        help="bring each process's times to the harness's clean speed by the canary timed before each batch "
-        "(docs/methodology.md, 'The canary'; default: on)",
+        help="bring each sample's time to the harness's clean speed by the canaries timed before the batches "
+        "around it (a running median of 5; docs/methodology.md, 'The canary'; default: on)",
     )
     s.add_argument("--out", default=str(ROOT / "results"), help="where <run-id>/report.md goes")
     s.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder")

@@ -138,6 +138,10 @@ class RunBusy(StoreError):
 
 
 class Store:
+    # How many canaries around a sample it is divided by (canary.factors; None: the process's median). Runs
+    # keep canary.WINDOW; tools/canary_effect.py --window finalizes a copy of a store other ways.
+    canary_window: int | None = canary.WINDOW
+
     def __init__(self, path: Path):
         self.path = path
         self._claims: dict[str, int] = {}
@@ -429,9 +433,9 @@ class Store:
         return row["s"] or 0.0
 
     def samples(self, cell_id: int, canary_ref: float | None = None) -> dict[int, list[float]]:
-        """Per-iteration wall ns, grouped by round; with `canary_ref`, each round's times brought to the
-        speed at which the canary takes that many ns (canary.factor; rounds without a canary as
-        measured)."""
+        """Per-iteration wall ns, grouped by round; with `canary_ref`, each sample brought to the speed at
+        which the canary takes that many ns by the canaries around it (canary.factors; rounds without a
+        canary as measured)."""
         out: dict[int, list[float]] = {}
         canaries: dict[int, list[int | None]] = {}
         for r in self.db.execute(
@@ -443,8 +447,8 @@ class Store:
             canaries.setdefault(r["round"], []).append(r["canary_ns"])
         if canary_ref is not None:
             for rnd, xs in out.items():
-                f = canary.factor(canary.process_median(canaries[rnd]), canary_ref)
-                out[rnd] = [x * f for x in xs]
+                fs = canary.factors(canaries[rnd], canary_ref, self.canary_window)
+                out[rnd] = [x * f for x, f in zip(xs, fs, strict=True)]
         return out
 
     def canary_medians(self, run_id: str) -> dict[str, list[float]]:
