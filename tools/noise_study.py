@@ -1,8 +1,9 @@
 """Where does a cell's noise come from? Runs one harness cell in many fresh processes under several
 conditions, interleaved round-robin so that drift of the machine hits every condition alike, and
 prints, per condition: the within-process robust CV (median over processes), the between-process
-spread of the process medians (robust CV and max/min), that spread after dividing each process by its
-canary's median as runs do ("÷canary", protocol 1.9), the grand median and the minor page faults.
+spread of the process medians (robust CV and max/min), that spread after dividing each sample by a
+running median of its process's canaries as runs do ("÷canary", protocol 1.9, canary.factors), the
+grand median and the minor page faults.
 
     .venv/bin/python tools/noise_study.py --harness native --bench msgpack-c --test tree \\
         --format msgpack --dataset size-4 --processes 15 --budget-ms 100
@@ -59,12 +60,20 @@ def one_process(argv: list[str], env, cond: str, cores: list[int]) -> tuple[list
     return [r["wall_ns"] / r["iterations"] for r in rows], faults
 
 
-def divided_spread(medians: list[float], canaries: list[float | None]) -> float | None:
-    """The robust CV of the process medians each divided by its process's canary median, as the
-    orchestrator divides them (canary.py): the spread the canary leaves; None without a canary."""
-    if not medians or any(c is None for c in canaries):
+def divided_median(times: list[float], canaries: list[int | None]) -> float | None:
+    """A process's median with each sample divided as the orchestrator divides it (canary.factors, the
+    runs' window, a reference of 1 ns); None without a canary in every sample."""
+    if not times or any(c is None for c in canaries):
         return None
-    return robust_cv([m / c for m, c in zip(medians, canaries, strict=True)])
+    return median(x * f for x, f in zip(times, canary.factors(canaries, 1.0, canary.WINDOW), strict=True))
+
+
+def divided_spread(divided: list[float | None]) -> float | None:
+    """The robust CV of the processes' divided medians: the spread the canary leaves; None without a
+    canary."""
+    if not divided or any(d is None for d in divided):
+        return None
+    return robust_cv(divided)
 
 
 def process_rows(argv: list[str], env, cond: str, cores: list[int]) -> tuple[list[dict], int]:
@@ -202,7 +211,7 @@ def study() -> int:
     conds = list(argvs)
     per: dict[str, list[list[float]]] = {c: [] for c in conds}
     faults: dict[str, list[int]] = {c: [] for c in conds}
-    canaries: dict[str, list[float | None]] = {c: [] for c in conds}
+    divided: dict[str, list[float | None]] = {c: [] for c in conds}  # each process as runs divide it
     besides: dict[str, list[float]] = {spec: [] for spec in beside}
     for i in range(a.processes):
         for c in conds:
@@ -215,7 +224,7 @@ def study() -> int:
                 other = subprocess.Popen(concurrent[1] + ["--results", os.devnull], env=concurrent[0].env())
             rows, n = process_rows(argvs[c], envs[c], c, cores)
             per[c].append([r["wall_ns"] / r["iterations"] for r in rows])
-            canaries[c].append(canary.process_median([r.get("canary_ns") for r in rows]))
+            divided[c].append(divided_median(per[c][-1], [r.get("canary_ns") for r in rows]))
             faults[c].append(n)
             if other is not None:
                 other.wait()
@@ -231,10 +240,10 @@ def study() -> int:
     for c in conds:
         meds = [median(s) for s in per[c]]
         within = median(robust_cv(s) for s in per[c])
-        divided = divided_spread(meds, canaries[c])
+        left = divided_spread(divided[c])
         f = faults[c]
         print(
-            f"{c:22} {within:10.2%} {robust_cv(meds):12.2%} {'-' if divided is None else f'{divided:.2%}':>8}"
+            f"{c:22} {within:10.2%} {robust_cv(meds):12.2%} {'-' if left is None else f'{left:.2%}':>8}"
             f" {max(meds) / min(meds):8.3f} {median(meds):10.0f}  {median(f):.0f} ({min(f)}-{max(f)})"
         )
     if besides:

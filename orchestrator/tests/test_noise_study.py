@@ -122,14 +122,14 @@ def test_cells_beside_are_run_each_round_and_their_shared_slowdown_printed(tmp_p
 
 
 def test_the_spread_left_by_the_canary_is_none_without_one():
-    # the study takes a process's canary median as the runs do (canary.process_median)
-    canaries = [20_000, 22_000, 21_000]
-    assert noise_study.canary.process_median(canaries) == 21_000
-    assert noise_study.canary.process_median([*canaries, None]) is None  # a harness before protocol 1.9
-    assert noise_study.canary.process_median([]) is None
-    assert noise_study.divided_spread([100.0, 120.0], [1.0, None]) is None
-    # a process that is slower only where its canary is too
-    assert noise_study.divided_spread([100.0, 120.0, 110.0], [1.0, 1.2, 1.1]) == pytest.approx(0.0, abs=1e-12)
+    # the study divides each sample as the runs do (canary.factors with canary.WINDOW)
+    assert noise_study.divided_median([100.0, 120.0], [20_000, None]) is None  # a harness before protocol 1.9
+    assert noise_study.divided_median([], []) is None
+    # slower only where its canary is too: the second half of the process, then one canary alone
+    times, cans = [100.0] * 4 + [130.0] * 4, [20_000, 40_000, 20_000, 20_000] + [26_000] * 4
+    assert noise_study.divided_median(times, cans) == pytest.approx(100.0 / 20_000)
+    assert noise_study.divided_spread([1.0, None]) is None
+    assert noise_study.divided_spread([0.005, 0.005, 0.005]) == pytest.approx(0.0, abs=1e-12)
 
 
 def test_a_harness_not_built_yet_is_one_line_that_says_how_to_build_it(tmp_path, monkeypatch, capsys):
