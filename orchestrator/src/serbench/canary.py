@@ -33,8 +33,8 @@ REFERENCE_QUANTILE = 0.05
 # one median per process misses, and a single 20 us canary is noisier than the batch it divides, which a
 # window of 1 adds to every sample. On three pairs of quick runs (docs/methodology.md, "A running median
 # of the canary") 5 gained 2.4-6.0 points of agreement over the process's median at +0.1-0.4 points of
-# median robust CV, 1 gained 0.9-6.6 at +1.6-2.4, 3 and 9 less than 5; on the next pair, run with 5,
-# 5 gained 2.3 points at -0.1 to +0.2.
+# median robust CV, 1 gained 0.9-6.6 at +1.6-2.4, 3 and 9 less than 5; on the next two pairs, run with
+# 5, it gained 2.3 and 1.5 points at -0.1 to +0.2.
 WINDOW = 5
 # While a run is under way, times are brought to a canary of this many ns: only ratios within a harness
 # (a cell against its own processes and its baseline) are used then, so any constant will do.
