@@ -260,7 +260,7 @@ def estimators(sa: dict, sb: dict, base: dict | None = None, noise: set | None =
 
 def sample_counts(sa: dict, sb: dict, ca: dict | None = None, cb: dict | None = None, counts=(None, 10, 5)) -> None:
     """Part 6, as measured and, where the store has canaries, with each process divided by the median
-    of its canary over the same samples (as the runs divide, canary.py)."""
+    of its canary over the same samples (as the runs divided before canary.WINDOW's running median)."""
     print("6. gross times within +-5% per harness, each process's median over its last k steady samples")
     ways = [("as measured", sa, sb, None, None)]
     if ca and cb:
