@@ -5,14 +5,17 @@ the runs would have been finalized with that share of the fastest processes as a
 (`stats.FAST_SHARE`; "The fast quarter"). With `--window K` (repeatable), also with each sample divided by the
 median of the K canaries around it (1: the canary timed just before it; the runs' is canary.WINDOW), or
 with `--window process` each process by its canary's median, as runs did before ("A running median of
-the canary"). "As stored" is what `compare` reads, which computes a run
+the canary"). With `--slope X` (repeatable), also with every harness's times given that share of the
+canary's slowdown instead of the one fitted on the run (1: the ratio estimator, as runs did before "How
+much of the canary's slowdown a library feels"). "As stored" is what `compare` reads, which computes a run
 finalized with an earlier estimator again with today's. The store is not changed: the runs are finalized
 again in a temporary copy.
 
-    .venv/bin/python tools/canary_effect.py RUN_A RUN_B [--db results/serbench.db] [--share 1/3 ...] [--window 1 ...]
+    .venv/bin/python tools/canary_effect.py RUN_A RUN_B [--db results/serbench.db]
+        [--share 1/3 ...] [--window 1 ...] [--slope 1 ...]
 
 Prints, for each way, compare's agreement line, the agreement of each harness's cells, and each run's median
-robust CV over its correct cells.
+robust CV over its correct cells with the canary slopes it was finalized with.
 """
 
 from __future__ import annotations
@@ -43,7 +46,10 @@ def summary(store: Store, a: str, b: str) -> list[str]:
     out.append("by harness: " + ", ".join(f"{h} {k} of {n} ({k / n:.1%})" for h, (k, n) in sorted(by.items())))
     for run in (a, b):
         rcv = [c["rcv"] for c in store.cells(run) if c["status"] == "ok" and c["rcv"] is not None]
-        out.append(f"{run}: median robust CV {statistics.median(rcv):.1%} over {len(rcv)} cells" if rcv else run)
+        line = f"{run}: median robust CV {statistics.median(rcv):.1%} over {len(rcv)} cells" if rcv else run
+        env = json.loads(store.run(run)["env_json"])
+        slopes = [f"{h} {f['slope']:.2f}" for h, f in sorted((env.get("canary") or {}).items()) if "slope" in f]
+        out.append(line + (f"; canary slopes {', '.join(slopes)}" if slopes and not env.get("canary_off") else ""))
     return out
 
 
@@ -77,6 +83,17 @@ def window(text: str) -> int | None:
     return k
 
 
+def slope(text: str) -> float:
+    """A canary slope: a number from 0 (times as measured) to 1 (the ratio estimator)."""
+    try:
+        x = float(text)
+    except ValueError:
+        x = -1.0
+    if not 0 <= x <= 1:
+        raise argparse.ArgumentTypeError(f"a slope is a number from 0 to 1, not {text!r}")
+    return x
+
+
 def finalized_again(store: Store, runs: tuple[str, str], canary_off: bool) -> None:
     """Finalize both runs again in `store` (a copy) as their own finalize did, the canary on or off."""
     for run in runs:
@@ -101,6 +118,13 @@ def main() -> int:
         default=[],
         help="also finalize with each sample divided by the median of this many canaries around it (1: its own;"
         " 'process': each process by its canary's median)",
+    )
+    p.add_argument(
+        "--slope",
+        type=slope,
+        action="append",
+        default=[],
+        help="also finalize with every harness's times given this share of the canary's slowdown (1: the ratio)",
     )
     a = p.parse_args()
     if not Path(a.db).is_file():
@@ -137,7 +161,13 @@ def main() -> int:
                 else f"each sample divided by the median of the {k} canaries around it"
             )
             show(f"With {what}:", other, runs)
-        other.canary_window = canary.WINDOW  # as the runs are finalized again
+        other.canary_window = canary.WINDOW  # as the runs are finalized
+        for x in a.slope:
+            other.canary_slope = x
+            finalized_again(other, runs, canary_off=False)
+            what = " (the ratio estimator)" if x == 1 else " (times as measured)" if x == 0 else ""
+            show(f"With a slope of {x:g} for every harness{what}:", other, runs)
+        other.canary_slope = None
         finalized_again(other, runs, canary_off=True)
         show("Without it (the same samples, finalized as under --no-canary):", other, runs)
     return 0

@@ -5,6 +5,7 @@ first run on the machine, and `--no-canary` leaves the times as measured."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from serbench import canary, compare, runner
@@ -30,6 +31,66 @@ def test_factors_take_each_sample_by_the_canaries_around_it_or_a_process_by_its_
     assert canary.factors([100, 200, 400], 200.0) == [1.0, 1.0, 1.0]
     assert canary.factors([100, None, 400], 200.0, window=1) == [1.0, 1.0, 1.0]
     assert canary.WINDOW % 2 == 1
+
+
+def test_factors_give_a_slope_of_the_canarys_slowdown():
+    """A slope of 0.5: a canary twice as slow as the reference halves a time by only sqrt(2)."""
+    assert canary.factors([400, 100], 200.0, window=1, slope=0.5) == pytest.approx([0.5**0.5, 2**0.5])
+    assert canary.factors([400, 400], 200.0, slope=0.0) == [1.0, 1.0]
+    assert canary.factor(400, 200, 0.5) == pytest.approx(0.5**0.5)
+
+
+def test_the_slope_is_the_pooled_within_cell_fit_held_to_0_and_1():
+    """Two cells whose slowed processes took 20% longer where the canary took 50% longer: a slope of
+    log 1.2 / log 1.5, whatever each cell's own speed. A cell of one process, or without a canary that
+    moved, adds nothing; nothing to fit gives the ratio estimator's 1; the fit is held to [0, 1]."""
+    fast, slow = 20_000.0, 30_000.0
+    cells = [[(1_000.0, fast), (1_200.0, slow), (1_000.0, fast)], [(50.0, fast), (60.0, slow)], [(7.0, fast)]]
+    assert canary.slope(cells) == pytest.approx(math.log(1.2) / math.log(1.5))
+    assert canary.slope(cells + [[(3.0, fast), (9.0, fast)]]) == pytest.approx(math.log(1.2) / math.log(1.5))
+    assert canary.slope([[(1_000.0, fast), (1_000.0, fast)]]) == canary.MAX_SLOPE == 1.0
+    assert canary.slope([]) == 1.0
+    assert canary.slope([[(1_000.0, fast), (2_000.0, slow)]]) == 1.0  # log 2 / log 1.5 = 1.71, held to 1
+    assert canary.slope([[(1_000.0, fast), (900.0, slow)]]) == 0.0  # slower canary, faster time
+
+
+def test_a_run_gives_each_harness_the_share_of_the_canarys_slowdown_its_times_feel(tmp_path):
+    """The host slows two of B's three processes, their canary by half and the library and its baseline by a
+    fifth (a library whose time goes to memory feels less of a slowdown of the core than the loop does).
+    The ratio estimator would bring those processes to 1,200 x 2/3 = 800 ns, faster than the clean one, and
+    the fast quarter would report 800; the slope fitted on the run, log 1.2 / log 1.5, brings them to
+    A's 1,000 ns. The run records the slope, and the report says it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from serbench.report import facts
+
+    store = Store(tmp_path / "s.db")
+    a = _finalized(store, "a", (1_000, 20_000), (200, 20_000))
+    lib, base = _run(store, "b")
+    for rnd, (slowed, canary_ns) in enumerate(((1.0, 20_000), (1.2, 30_000), (1.2, 30_000))):
+        _record(store, lib, rnd, 1_000 * slowed, canary_ns)
+        _record(store, base, rnd, 200 * slowed, canary_ns)
+    runner.finalize(store, "b", 50, 1)
+    b = {c["bench"]: c for c in store.cells("b")}
+    assert b["lib"]["median_ns"] == pytest.approx(a["lib"]["median_ns"]) == pytest.approx(1_000)
+    assert b["lib"]["net_ns"] == pytest.approx(800)
+    env = json.loads(store.run("b")["env_json"])
+    assert env["canary"]["fake"]["slope"] == pytest.approx(math.log(1.2) / math.log(1.5), abs=1e-4)
+    assert "fitted on the run: fake 0.45" in facts.canary_text(env)
+    cmp = compare.compare(store, "a", "b", n_boot=50)  # compare reads the samples with the run's slope
+    assert [r.ratio for r in cmp.rows] == [pytest.approx(1.0)]
+    # canary_effect --slope 1 finalizes a copy so: the ratio estimator's 800 ns, 20% off A
+    tool = Path(__file__).resolve().parents[2] / "tools" / "canary_effect.py"
+    cmd = [sys.executable, str(tool), "a", "b", "--db", str(tmp_path / "s.db")]
+    out = subprocess.run([*cmd, "--slope", "1"], capture_output=True, text=True, check=True).stdout
+    stored, rest = out.split("With a slope of 1 for every harness (the ratio estimator):")
+    assert "1 of 1 cells (100.0%)" in stored and "0 of 1 cells (0.0%)" in rest.split("Without it")[0]
+    assert "lib tree d json (0.800)" in rest.split("Without it")[0]
+    assert store.cells("b")[0]["median_ns"] == pytest.approx(1_000)  # the store untouched
+    bad = subprocess.run([*cmd, "--slope", "2"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "a slope is a number from 0 to 1, not '2'" in bad.stderr
 
 
 def test_the_reference_is_the_lower_twentieth_of_the_processes_medians():
@@ -83,7 +144,8 @@ def test_the_first_run_on_a_machine_fixes_the_reference_for_the_runs_after_it(tm
     assert a["lib"]["median_ns"] == pytest.approx(1_000) and b["lib"]["median_ns"] == pytest.approx(1_000)
     assert b["lib"]["net_ns"] == pytest.approx(800)
     facts = json.loads(store.run("b")["env_json"])["canary"]
-    assert facts == {"fake": {"reference_ns": 20_000, "processes": 6, "median_slowdown": 1.1}}
+    # every process of a cell had the same canary: no slope to fit, the ratio estimator's 1
+    assert facts == {"fake": {"reference_ns": 20_000, "processes": 6, "median_slowdown": 1.1, "slope": 1.0}}
     # compare recomputes from the samples with the same reference: the two runs agree
     cmp = compare.compare(store, "a", "b", n_boot=50)
     assert [r.ratio for r in cmp.rows] == [pytest.approx(1.0)]

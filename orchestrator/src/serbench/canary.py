@@ -6,20 +6,27 @@ Before each timed batch a harness runs a fixed loop that allocates nothing and s
 VM the host slows the guest's core for seconds to minutes at a time (other guests on the sibling
 threads, "The two cores are slowed apart"), and a process measured in such a stretch is slower from
 start to end. The canary, timed a few microseconds before each batch on the same core, sees the same
-slowdown: each sample's time is multiplied by `reference / median(canary_ns of the WINDOW samples around
-it)`, i.e. brought to the speed at which the harness's canary takes `reference` ns.
+slowdown: each sample's time is multiplied by `(reference / median(canary_ns of the WINDOW samples
+around it)) ** slope`, i.e. brought to the speed at which the harness's canary takes `reference` ns.
 
-This is a control variate with a fixed coefficient of 1 (the ratio estimator; Cochran, *Sampling
-Techniques*, 3rd ed., 1977, ch. 6): the library's slowdown is assumed proportional to the canary's.
-Where the two are unrelated the ratio adds the canary's own process-to-process spread, which was a
-quarter of the libraries' on this host; where they move together it takes out what they share. The
-reference is fixed per machine and harness in the store (the first run that measures it), so two runs
-of the same store are brought to the same speed instead of each to its own cleanest moment, which
-itself moves by several per cent from one quarter-hour to the next.
+This is a control variate on the log scale (Glasserman, *Monte Carlo Methods in Financial Engineering*,
+2004, section 4.1; Lavenberg and Welch, "A perspective on the use of control variables", Management
+Science 27(3), 1981): log time minus `slope` times the canary's log slowdown. With a slope of 1 it is
+the ratio estimator (Cochran, *Sampling Techniques*, 3rd ed., 1977, ch. 6), which the runs used until
+2026-12-03: the library's slowdown assumed equal to the canary's. It is not: a slowdown that costs the
+multiply-add loop 50% costs a library whose time goes to memory less (docs/methodology.md, "How much of
+the canary's slowdown a library feels"), so the ratio over-corrects it and a process slowed by the host
+could come out faster than a clean one. The slope is each harness's in the run (`slope`): the pooled
+within-cell least-squares slope of a process's log time on its canary's, the textbook estimate of the
+optimal control coefficient, held to at most 1. The reference is fixed per machine and harness in the
+store (the first run that measures it), so two runs of the same store are brought to the same speed
+instead of each to its own cleanest moment, which itself moves by several per cent from one
+quarter-hour to the next.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 
 # Part of the key of a stored reference (with the CPU model and core count): a change to the canary's loop
@@ -36,6 +43,12 @@ REFERENCE_QUANTILE = 0.05
 # median robust CV, 1 gained 0.9-6.6 at +1.6-2.4, 3 and 9 less than 5; on the next two pairs, run with
 # 5, it gained 2.3 and 1.5 points at -0.1 to +0.2.
 WINDOW = 5
+# The largest slope a harness's times are given (`slope`). A library can feel more of a slowdown than the
+# canary does, but dividing by more than the canary's slowdown multiplies the canary's own noise, and on
+# the five pairs the slope was chosen on (docs/methodology.md, "How much of the canary's slowdown a
+# library feels") a slope held to 1 agreed on 0.4-1.8 points more cells than the free fit (Go's and Rust's
+# fitted 0.93-1.25).
+MAX_SLOPE = 1.0
 # While a run is under way, times are brought to a canary of this many ns: only ratios within a harness
 # (a cell against its own processes and its baseline) are used then, so any constant will do.
 PROVISIONAL_NS = 20_000.0
@@ -50,19 +63,21 @@ def process_median(canaries: list[int | None]) -> float | None:
     return float(m) if m > 0 else None
 
 
-def factors(canaries: list[int | None], ref: float | None, window: int | None = None) -> list[float]:
+def factors(
+    canaries: list[int | None], ref: float | None, window: int | None = None, slope: float = 1.0
+) -> list[float]:
     """What each sample of one process is multiplied by: with `window` = k, each by `factor` of the median
     of the k canaries centred on it (1: the canary timed just before it; cut short at a process's ends;
     a canary whose clock read zero is skipped, a sample with none left in its window stays as measured);
     with None, all by the process's median. As measured when any sample has no canary (a harness before
-    protocol 1.9, or the instruction-count mode)."""
+    protocol 1.9, or the instruction-count mode). Each factor is raised to `slope` (`factor`)."""
     if window is None or any(c is None for c in canaries):
-        return [factor(process_median(canaries), ref)] * len(canaries)
+        return [factor(process_median(canaries), ref, slope)] * len(canaries)
     h = window // 2
     out = []
     for i in range(len(canaries)):
         near = [c for c in canaries[max(0, i - h) : i + h + 1] if c]
-        out.append(factor(float(statistics.median(near)) if near else None, ref))
+        out.append(factor(float(statistics.median(near)) if near else None, ref, slope))
     return out
 
 
@@ -75,8 +90,29 @@ def reference(medians: list[float]) -> float | None:
     return xs[int(REFERENCE_QUANTILE * (len(xs) - 1))]
 
 
-def factor(median: float | None, ref: float | None) -> float:
-    """What a process's times are multiplied by: 1 without a canary or a reference."""
+def factor(median: float | None, ref: float | None, slope: float = 1.0) -> float:
+    """What a process's times are multiplied by: (ref / median) ** slope; 1 without a canary or a reference."""
     if median is None or ref is None:
         return 1.0
-    return ref / median
+    return (ref / median) ** slope
+
+
+def slope(cells: list[list[tuple[float, float]]]) -> float:
+    """How much of the canary's slowdown a harness's times feel: the least-squares slope of log(process
+    median time) on log(process median canary), each cell's processes taken against their own cell's
+    means and the cells pooled (the within, or fixed-effects, estimator: a cell's own speed does not
+    enter), held to [0, MAX_SLOPE]. `cells` holds each cell's (time, canary) process medians. MAX_SLOPE,
+    the ratio estimator, when the canary did not move within any cell: nothing to fit, and then the
+    slope changes no time by more than the canary's spread inside its cells."""
+    sxy = sxx = 0.0
+    for procs in cells:
+        pts = [(math.log(t), math.log(c)) for t, c in procs if t > 0 and c > 0]
+        if len(pts) < 2:
+            continue
+        mt = statistics.fmean(p[0] for p in pts)
+        mc = statistics.fmean(p[1] for p in pts)
+        sxy += sum((lt - mt) * (lc - mc) for lt, lc in pts)
+        sxx += sum((lc - mc) ** 2 for _, lc in pts)
+    if sxx <= 0:
+        return MAX_SLOPE
+    return min(MAX_SLOPE, max(0.0, sxy / sxx))

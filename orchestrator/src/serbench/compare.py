@@ -211,10 +211,11 @@ def compare(
     rows_of = {run: store.cells(run) for run in (run_a, run_b)}  # read once: the noise check below uses them too
     runs = {run: store.run(run) for run in (run_a, run_b)}
     warmup = {run: _warmup_k(json.loads(r["args_json"])) for run, r in runs.items()}
-    # each run's clean canary time per harness, as its finalize brought its times to (runner.canary_references)
+    # each run's clean canary time and slope per harness, as its finalize brought its times to
+    # (runner.canary_references); a run finalized before the slope was fitted had the ratio estimator's 1
     canary_refs = {
         run: {
-            h: f["reference_ns"]
+            h: (f["reference_ns"], f.get("slope", 1.0))
             for h, f in (json.loads(r["env_json"]).get("canary") or {}).items()
             if "reference_ns" in f  # not a harness whose canary is unused
         }
@@ -233,8 +234,8 @@ def compare(
     def samples(cell) -> list[list[float]]:
         """The cell's samples per process from its steady state on, as the run's times were computed."""
         if cell["id"] not in loaded:
-            ref = canary_refs[cell["run_id"]].get(cell["harness"])
-            per_round = store.samples(cell["id"], ref)
+            speed = canary_refs[cell["run_id"]].get(cell["harness"])
+            per_round = store.samples(cell["id"], *speed) if speed else store.samples(cell["id"])
             loaded[cell["id"]] = stats.trim(list(per_round.values()), warmup[cell["run_id"]])[0]
         return loaded[cell["id"]]
 

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from . import canary, diff, envinfo, explain, locate, pinning, stats, threads
 from .corpus.formats import DECODERS
@@ -766,7 +767,8 @@ def run_cells(
     by_id = {c.id: c for c in cells}
     done = {c.id: store.done_rounds(c.id) for c in cells}
     # While the run is under way every process is brought to one provisional canary time: the rounds'
-    # noise (net_noise) compares a cell only with itself and its baseline, so the constant cancels.
+    # noise (net_noise) compares a cell only with itself and its baseline, so the constant cancels; the
+    # slope is the ratio estimator's 1, since the run's own slope (canary.slope) needs the whole run.
     # (None for a harness whose canary is unused, and under --no-canary: as measured)
     on = canary_on(store, run_id)
     provisional = {c.id: canary.PROVISIONAL_NS if on and not c.harness.canary_unused else None for c in cells}
@@ -933,29 +935,41 @@ def canary_on(store: Store, run_id: str) -> bool:
     return run is not None and not json.loads(run["env_json"]).get("canary_off")
 
 
-def canary_references(store: Store, run_id: str) -> dict[str, float]:
+class Speed(NamedTuple):
+    """What a harness's times are brought to the clean speed by (canary.factors): the machine's clean canary
+    time and how much of the canary's slowdown the harness's times feel (canary.slope)."""
+
+    reference_ns: float
+    slope: float
+
+
+def canary_references(store: Store, run_id: str) -> dict[str, Speed]:
     """The clean canary time of each harness the run measured with a canary (canary.py): the store's for
-    this machine, else this run's own, which the store keeps for the runs after it. Recorded in the
-    run's env (`canary`), with each harness's median process slowdown, so that `compare` and the report
-    use the same figures. Empty when the run was made with `--no-canary`."""
+    this machine, else this run's own, which the store keeps for the runs after it; and the harness's slope
+    in this run (canary.slope, or the store's `canary_slope` when set). Recorded in the run's env
+    (`canary`), with each harness's median process slowdown, so that `compare` and the report use the same
+    figures. Empty when the run was made with `--no-canary`."""
     if not canary_on(store, run_id):
         return {}
     env = json.loads(store.run(run_id)["env_json"])
     machine = f"{env.get('cpu_model')} / {env.get('cores')} cores / canary {canary.VERSION}"
     refs, facts = {}, {}
     unused = env.get("canary_unused") or {}
-    for harness, meds in sorted(store.canary_medians(run_id).items()):
+    for harness, cells in sorted(store.process_medians(run_id).items()):
+        meds = [c for procs in cells.values() for _, c in procs]
         if harness in unused:
             facts[harness] = {"unused": unused[harness], "processes": len(meds)}
             continue
         ref = store.canary_reference(machine, harness, run_id, canary.reference(meds))
         if ref is None:
             continue
-        refs[harness] = ref
+        slope = store.canary_slope if store.canary_slope is not None else canary.slope(list(cells.values()))
+        refs[harness] = Speed(ref, slope)
         facts[harness] = {
             "reference_ns": round(ref, 1),
             "processes": len(meds),
             "median_slowdown": round(stats.median(meds) / ref, 4),
+            "slope": round(slope, 4),
         }
     store.set_run_env(run_id, "canary", facts)
     return refs
@@ -973,7 +987,8 @@ def finalize(store: Store, run_id: str, n_boot: int, seed: int, warmup_k: float 
     reps_of: dict[int, tuple[float, ...]] = {}
     for r in rows:
         if r["status"] in ("pending", "ok"):
-            per_round = store.samples(r["id"], refs.get(r["harness"]))
+            speed = refs.get(r["harness"])
+            per_round = store.samples(r["id"], *speed) if speed else store.samples(r["id"])
             if not per_round:
                 continue
             rounds_of[r["id"]] = list(per_round.values())

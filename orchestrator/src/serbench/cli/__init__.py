@@ -1004,7 +1004,8 @@ def parser() -> argparse.ArgumentParser:
         action=argparse.BooleanOptionalAction,
         default=True,
         help="bring each sample's time to the harness's clean speed by the canaries timed before the batches "
-        "around it (a running median of 5; docs/methodology.md, 'The canary'; default: on)",
+        "around it (a running median of 5, raised to the share of the canary's slowdown the harness's times feel, "
+        "fitted on the run; docs/methodology.md, 'The canary'; default: on)",
     )
     s.add_argument("--out", default=str(ROOT / "results"), help="where <run-id>/report.md goes")
     s.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder")

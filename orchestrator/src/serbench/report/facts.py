@@ -175,9 +175,12 @@ def canary_text(env: dict) -> str:
     out = ""
     if used:
         slow = ", ".join(f"{h} {f['median_slowdown'] - 1:+.1%}" for h, f in sorted(used.items()))
+        slopes = ", ".join(f"{h} {f['slope']:.2f}" for h, f in sorted(used.items()) if "slope" in f)
         out = (
             "times brought to each harness's clean speed by the canary timed before each batch "
-            f"(median process against the machine's reference: {slow}; docs/methodology.md, 'The canary')"
+            f"(median process against the machine's reference: {slow}"
+            + (f"; share of the canary's slowdown the times feel, fitted on the run: {slopes}" if slopes else "")
+            + "; docs/methodology.md, 'The canary')"
         )
     if unused:
         out += ("; " if out else "") + f"{', '.join(unused)} as measured (its canary is not used: see the methodology)"

@@ -9,6 +9,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import statistics
 import time
 from pathlib import Path
 
@@ -141,6 +142,9 @@ class Store:
     # How many canaries around a sample it is divided by (canary.factors; None: the process's median). Runs
     # keep canary.WINDOW; tools/canary_effect.py --window finalizes a copy of a store other ways.
     canary_window: int | None = canary.WINDOW
+    # The slope every harness's times are given (canary.slope); None: each harness's own, fitted from the
+    # run (runner.canary_references). tools/canary_effect.py --slope finalizes a copy of a store other ways.
+    canary_slope: float | None = None
 
     def __init__(self, path: Path):
         self.path = path
@@ -432,10 +436,10 @@ class Store:
         ).fetchone()
         return row["s"] or 0.0
 
-    def samples(self, cell_id: int, canary_ref: float | None = None) -> dict[int, list[float]]:
+    def samples(self, cell_id: int, canary_ref: float | None = None, slope: float = 1.0) -> dict[int, list[float]]:
         """Per-iteration wall ns, grouped by round; with `canary_ref`, each sample brought to the speed at
-        which the canary takes that many ns by the canaries around it (canary.factors; rounds without a
-        canary as measured)."""
+        which the canary takes that many ns by the canaries around it, to the power `slope` (canary.factors;
+        rounds without a canary as measured)."""
         out: dict[int, list[float]] = {}
         canaries: dict[int, list[int | None]] = {}
         for r in self.db.execute(
@@ -447,24 +451,27 @@ class Store:
             canaries.setdefault(r["round"], []).append(r["canary_ns"])
         if canary_ref is not None:
             for rnd, xs in out.items():
-                fs = canary.factors(canaries[rnd], canary_ref, self.canary_window)
+                fs = canary.factors(canaries[rnd], canary_ref, self.canary_window, slope)
                 out[rnd] = [x * f for x, f in zip(xs, fs, strict=True)]
         return out
 
-    def canary_medians(self, run_id: str) -> dict[str, list[float]]:
-        """Each harness's per-process canary medians in the run (timed rounds with a canary only)."""
-        per: dict[tuple[str, int, int], list[int | None]] = {}
+    def process_medians(self, run_id: str) -> dict[str, dict[int, list[tuple[float, float]]]]:
+        """Each harness's processes in the run, per cell: (median ns per iteration, median canary ns), for
+        the timed rounds with a canary in every sample (canary.process_median)."""
+        per: dict[tuple[str, int, int], tuple[list[float], list[int | None]]] = {}
         for r in self.db.execute(
-            "SELECT c.harness, s.cell_id, s.round, s.canary_ns FROM samples s JOIN cells c ON c.id = s.cell_id "
-            "WHERE c.run_id = ? AND s.round >= 0",
+            "SELECT c.harness, s.cell_id, s.round, s.iterations, s.wall_ns, s.canary_ns FROM samples s "
+            "JOIN cells c ON c.id = s.cell_id WHERE c.run_id = ? AND s.round >= 0",
             (run_id,),
         ):
-            per.setdefault((r["harness"], r["cell_id"], r["round"]), []).append(r["canary_ns"])
-        out: dict[str, list[float]] = {}
-        for (harness, _, _), xs in per.items():
-            m = canary.process_median(xs)
+            times, canaries = per.setdefault((r["harness"], r["cell_id"], r["round"]), ([], []))
+            times.append(r["wall_ns"] / r["iterations"])
+            canaries.append(r["canary_ns"])
+        out: dict[str, dict[int, list[tuple[float, float]]]] = {}
+        for (harness, cell_id, _), (times, canaries) in per.items():
+            m = canary.process_median(canaries)
             if m is not None:
-                out.setdefault(harness, []).append(m)
+                out.setdefault(harness, {}).setdefault(cell_id, []).append((statistics.median(times), m))
         return out
 
     def canary_reference(self, machine: str, harness: str, run_id: str, candidate: float | None) -> float | None:
