@@ -1,6 +1,7 @@
 """Why do two quick runs of the same build disagree? Reads two runs from the store and prints, from
 their process medians (docs/methodology.md, "What limits a quick pair's agreement"). It reads the
-samples as measured, without the canary of protocol 1.9 (`tools/canary_effect.py` shows what that changes):
+samples as measured, without the canary of protocol 1.9 but in part 6 (`tools/canary_effect.py` shows
+what the canary changes):
 
 1. run effects: per group, the RMS of each cell's B/A log-difference against the RMS its own
    processes' spread predicts (a ratio near 1: the runs differ only by process noise);
@@ -20,7 +21,9 @@ samples as measured, without the canary of protocol 1.9 (`tools/canary_effect.py
 6. how much a process's sample count matters: the share of cells whose gross times agree within
    +-5%, per harness, with each process's median taken over all of its steady samples and over only
    its last 5 or 10 (a Go process of quick mode has 5 samples of 10 ms, the others 15-18 of 1-2 ms),
-   as measured and, where the store has canaries, with each process divided by its canary's median.
+   as measured and, where the run has canaries, with each sample multiplied by its canary factor as
+   `compare` reads the run (canary.factors: the running median of canary.WINDOW, the run's reference
+   and slope).
 
     .venv/bin/python tools/pair_study.py RUN_A RUN_B [--db results/serbench.db]
 
@@ -33,6 +36,7 @@ from __future__ import annotations
 import argparse
 import collections
 import itertools
+import json
 import math
 import random
 import sqlite3
@@ -43,7 +47,7 @@ from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "orchestrator" / "src"))
 
-from serbench import pipes, stats  # noqa: E402
+from serbench import canary, pipes, stats  # noqa: E402
 
 
 def group(key: tuple) -> str:
@@ -58,28 +62,36 @@ class Run(NamedTuple):
     procs: list[list]  # [finished_at, cell key, log process median], by finished_at
     base: dict  # {cell key: its baseline's key, or None}
     steady: dict  # {cell key: each process's per-iteration times from its steady state on}
-    canaries: dict  # {cell key: each process's canary times (protocol 1.9) over the same samples}, for
-    # the cells whose every sample has one; {} for a store from before protocol 1.9
+    factors: dict  # {cell key: each process's canary factors (protocol 1.9) over the same samples, as
+    # `compare` reads the run}, for the cells whose every sample has a canary and whose harness the run
+    # has a reference for; {} for a store from before protocol 1.9 or a run made with --no-canary
 
 
 def load(db: sqlite3.Connection, run: str) -> Run:
     """Every measured process of `run`, in one pass over its samples."""
-    procs, base, steady, canaries = [], {}, {}, {}
+    procs, base, steady, factors = [], {}, {}, {}
+    try:
+        row = db.execute("select env_json from runs where id=?", (run,)).fetchone()
+    except sqlite3.OperationalError:  # a store with no runs table: only samples to read
+        row = None
+    facts = (json.loads(row[0]).get("canary") or {}) if row else {}
+    # each harness's reference and slope, as the run's finalize recorded them (runner.canary_references)
+    speeds = {h: (f["reference_ns"], f.get("slope", 1.0)) for h, f in facts.items() if "reference_ns" in f}
     cells = db.execute(
         "select id, harness, bench, baseline_bench, test, dataset, format from cells where run_id=? and status='ok'",
         (run,),
     ).fetchall()
     try:
         db.execute("select canary_ns from samples limit 0")
-        canary = "canary_ns"
+        column = "canary_ns"
     except sqlite3.OperationalError:  # a store from before protocol 1.9
-        canary = "NULL"
+        column = "NULL"
     for cid, h, bench, bb, test, ds, fmt in cells:
         key = (h, bench, test, ds, fmt)
         base[key] = (h, bb, ds, fmt) if bb else None
         per, can = collections.defaultdict(list), collections.defaultdict(list)
         for rnd, it, w, c in db.execute(
-            f"select round, iterations, wall_ns, {canary} from samples"
+            f"select round, iterations, wall_ns, {column} from samples"
             " where cell_id=? and round>=0 order by round, idx",
             (cid,),
         ):
@@ -90,10 +102,13 @@ def load(db: sqlite3.Connection, run: str) -> Run:
         rounds = [r for r, v in sorted(per.items()) if v]
         cuts = [stats.steady_state(per[r]) for r in rounds]
         steady[key] = [per[r][i:] for r, i in zip(rounds, cuts, strict=True)]
-        if rounds and all(c for r in rounds for c in can[r]):
-            canaries[key] = [can[r][i:] for r, i in zip(rounds, cuts, strict=True)]
+        if rounds and h in speeds and all(c for r in rounds for c in can[r]):
+            # over all of a process's samples, as Store.samples takes them, then cut where the steady state
+            # of the times as measured starts (a run cuts its times divided: the same cut, or near it)
+            fs = [canary.factors(can[r], speeds[h][0], canary.WINDOW, speeds[h][1]) for r in rounds]
+            factors[key] = [f[i:] for f, i in zip(fs, cuts, strict=True)]
     procs.sort(key=lambda p: p[0])
-    return Run(procs, base, steady, canaries)
+    return Run(procs, base, steady, factors)
 
 
 def per_cell(procs: list[list], corr: list[float] | None = None) -> dict:
@@ -259,8 +274,8 @@ def estimators(sa: dict, sb: dict, base: dict | None = None, noise: set | None =
 
 
 def sample_counts(sa: dict, sb: dict, ca: dict | None = None, cb: dict | None = None, counts=(None, 10, 5)) -> None:
-    """Part 6, as measured and, where the store has canaries, with each process divided by the median
-    of its canary over the same samples (as the runs divided before canary.WINDOW's running median)."""
+    """Part 6, as measured and, where the runs have canaries, with each sample multiplied by its canary
+    factor (`Run.factors`: as `compare` reads the runs)."""
     print("6. gross times within +-5% per harness, each process's median over its last k steady samples")
     ways = [("as measured", sa, sb, None, None)]
     if ca and cb:
@@ -271,10 +286,9 @@ def sample_counts(sa: dict, sb: dict, ca: dict | None = None, cb: dict | None = 
 
             def f(rs: list[list[float]], cs: list[list[float]] | None, k=k) -> float:
                 cut = (lambda xs: xs[-k:]) if k else (lambda xs: xs)
-                meds = [st.median(cut(r)) for r in rs]
                 if cs is not None:
-                    meds = [m / st.median(cut(c)) for m, c in zip(meds, cs, strict=True)]
-                return stats.fast_mean(meds)
+                    rs = [[t * f for t, f in zip(r, c, strict=True)] for r, c in zip(rs, cs, strict=True)]
+                return stats.fast_mean([st.median(cut(r)) for r in rs])
 
             by = collections.defaultdict(list)
             for key in keys:
@@ -309,7 +323,7 @@ def main() -> int:
     drift_correction(pa, pb)
     processes_needed(a, b, base)
     estimators(sa, sb, base, within_noise(db, args.run_a) | within_noise(db, args.run_b))
-    sample_counts(sa, sb, ra.canaries, rb.canaries)
+    sample_counts(sa, sb, ra.factors, rb.factors)
     return 0
 
 

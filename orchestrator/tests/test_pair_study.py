@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 import random
 import sqlite3
 from pathlib import Path
+
+from serbench import canary
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("pair_study", ROOT / "tools" / "pair_study.py")
@@ -188,8 +191,8 @@ def test_fewer_samples_per_process_agree_less_often_and_the_count_is_per_harness
     # every process slowed by its own host factor, which its canary saw alike: divided, it is gone
     host = {key: [math.exp(rng.gauss(0, 0.2)) for _ in procs] for key, procs in a.items()}
     slowed = {key: [[x * f for x in p] for p, f in zip(procs, host[key], strict=True)] for key, procs in a.items()}
-    canary = {key: [[20_000.0 * f] * len(p) for p, f in zip(procs, host[key], strict=True)] for key, procs in a.items()}
-    flat = {key: [[20_000.0] * len(p) for p in procs] for key, procs in b.items()}
+    canary = {key: [[1 / f] * len(p) for p, f in zip(procs, host[key], strict=True)] for key, procs in a.items()}
+    flat = {key: [[1.0] * len(p) for p in procs] for key, procs in b.items()}  # the factors: B's canary clean
     pair_study.sample_counts(slowed, b, canary, flat)
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("6. ")
@@ -204,32 +207,42 @@ def test_fewer_samples_per_process_agree_less_often_and_the_count_is_per_harness
     assert divided["go"] == pct[("÷canary", "last 10")]["go"] == pct[("÷canary", "last 5")]["go"], pct
 
 
-def test_load_reads_each_process_canary_over_the_same_steady_samples_and_skips_cells_missing_one(tmp_path):
-    """One pass gives the times and the canaries: a process's first samples slow (cut as its warm-up),
-    the canaries cut at the same index; a cell with one sample without a canary has none, and a store
-    from before protocol 1.9 (no `canary_ns` column) loads with no canaries."""
+def test_load_takes_each_process_canary_factors_as_compare_reads_the_run_and_skips_cells_missing_one(tmp_path):
+    """One pass gives the times and the canary factors: each process's factors over all its samples (the
+    running median of canary.WINDOW, the run's reference and slope), cut where its times' warm-up ends;
+    a cell with one sample without a canary has none; a run with no canary facts (`--no-canary`), and a
+    store from before protocol 1.9 (no `canary_ns` column), load with none."""
     db = sqlite3.connect(tmp_path / "s.db")
     db.executescript(
+        "create table runs (id text, env_json text);"
         "create table cells (id integer primary key, run_id text, harness text, bench text, baseline_bench text,"
         " test text, dataset text, format text, status text);"
         "create table rounds (cell_id int, round int, finished_at real);"
         "create table samples (cell_id int, round int, idx int, iterations int, wall_ns int, canary_ns int);"
     )
-    for cid, bench in ((1, "full"), (2, "gap")):
-        db.execute("insert into cells values (?, 'A', 'native', ?, NULL, 'tree', 'size-1', 'json', 'ok')", (cid, bench))
+    env = {"canary": {"native": {"reference_ns": 20_000.0, "processes": 4, "median_slowdown": 1.0, "slope": 0.5}}}
+    db.execute("insert into runs values ('A', ?), ('B', '{}')", (json.dumps(env),))
+    cans = {}
+    for cid, run, bench in ((1, "A", "full"), (2, "A", "gap"), (3, "B", "full")):
+        db.execute(
+            "insert into cells values (?, ?, 'native', ?, NULL, 'tree', 'size-1', 'json', 'ok')", (cid, run, bench)
+        )
         for rnd in range(2):
             db.execute("insert into rounds values (?, ?, ?)", (cid, rnd, float(rnd)))
             for idx in range(12):
                 wall = 5000 if idx < 4 else 1000 + idx  # a warm-up the steady-state rule cuts
-                can = None if (bench == "gap" and rnd == 1 and idx == 7) else 20_000 + 10 * rnd + idx
+                can = None if (bench == "gap" and rnd == 1 and idx == 7) else 20_000 * (1 + (idx % 3)) + rnd
+                cans.setdefault((cid, rnd), []).append(can)
                 db.execute("insert into samples values (?, ?, ?, 1, ?, ?)", (cid, rnd, idx, wall, can))
     db.commit()
     run = pair_study.load(db, "A")
     full = ("native", "full", "tree", "size-1", "json")
-    assert set(run.canaries) == {full}
-    for times, canaries in zip(run.steady[full], run.canaries[full], strict=True):
-        assert len(times) == len(canaries) < 12 and max(times) < 5000
-        assert canaries[0] % 10 == 12 - len(canaries)  # the first canary kept is the first steady sample's
+    assert set(run.factors) == {full}
+    for rnd, (times, factors) in enumerate(zip(run.steady[full], run.factors[full], strict=True)):
+        assert len(times) == len(factors) < 12 and max(times) < 5000
+        every = canary.factors(cans[(1, rnd)], 20_000.0, canary.WINDOW, 0.5)
+        assert factors == every[12 - len(factors) :] and min(every) < 1.0  # the window sees the slow canaries
+    assert pair_study.load(db, "B").factors == {}  # no reference: a run made with --no-canary
     db.execute("alter table samples drop column canary_ns")
     old = pair_study.load(db, "A")
-    assert old.canaries == {} and old.steady == run.steady
+    assert old.factors == {} and old.steady == run.steady

@@ -46,7 +46,7 @@ WINDOW = 5
 # The largest slope a harness's times are given (`slope`). A library can feel more of a slowdown than the
 # canary does, but dividing by more than the canary's slowdown multiplies the canary's own noise, and on
 # the five pairs the slope was chosen on (docs/methodology.md, "How much of the canary's slowdown a
-# library feels") a slope held to 1 agreed on 0.4-1.8 points more cells than the free fit (Go's and Rust's
+# library feels") a slope held to 1 agreed on 0-1.8 points more cells than the free fit (Go's and Rust's
 # fitted 0.93-1.25).
 MAX_SLOPE = 1.0
 # While a run is under way, times are brought to a canary of this many ns: only ratios within a harness
