@@ -74,9 +74,7 @@ def load(db: sqlite3.Connection, run: str) -> Run:
         row = db.execute("select env_json from runs where id=?", (run,)).fetchone()
     except sqlite3.OperationalError:  # a store with no runs table: only samples to read
         row = None
-    facts = (json.loads(row[0]).get("canary") or {}) if row else {}
-    # each harness's reference and slope, as the run's finalize recorded them (runner.canary_references)
-    speeds = {h: (f["reference_ns"], f.get("slope", 1.0)) for h, f in facts.items() if "reference_ns" in f}
+    speeds = canary.recorded(json.loads(row[0])) if row else {}  # as the run's finalize recorded them
     cells = db.execute(
         "select id, harness, bench, baseline_bench, test, dataset, format from cells where run_id=? and status='ok'",
         (run,),
@@ -105,7 +103,7 @@ def load(db: sqlite3.Connection, run: str) -> Run:
         if rounds and h in speeds and all(c for r in rounds for c in can[r]):
             # over all of a process's samples, as Store.samples takes them, then cut where the steady state
             # of the times as measured starts (a run cuts its times divided: the same cut, or near it)
-            fs = [canary.factors(can[r], speeds[h][0], canary.WINDOW, speeds[h][1]) for r in rounds]
+            fs = [canary.factors(can[r], speeds[h].reference_ns, canary.WINDOW, speeds[h].slope) for r in rounds]
             factors[key] = [f[i:] for f, i in zip(fs, cuts, strict=True)]
     procs.sort(key=lambda p: p[0])
     return Run(procs, base, steady, factors)

@@ -134,7 +134,7 @@ def test_a_slowed_process_is_brought_back_to_the_clean_speed(tmp_path):
     _record(store, lib, 1, 1_250, 25_000)  # the host slowed this whole process by a quarter
     _record(store, lib, 2, 1_000, None)  # no canary: as measured
     assert store.samples(lib) == {0: [1_000] * 8, 1: [1_250] * 8, 2: [1_000] * 8}
-    assert store.samples(lib, 20_000) == {0: [1_000] * 8, 1: pytest.approx([1_000] * 8), 2: [1_000] * 8}
+    assert store.samples(lib, canary.Speed(20_000)) == {0: [1_000] * 8, 1: pytest.approx([1_000] * 8), 2: [1_000] * 8}
 
 
 def test_the_first_run_on_a_machine_fixes_the_reference_for_the_runs_after_it(tmp_path):

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from typing import NamedTuple
 
 # Part of the key of a stored reference (with the CPU model and core count): a change to the canary's loop
 # or to R in any harness must bump it, so that no run is brought to a reference another loop measured.
@@ -52,6 +53,22 @@ MAX_SLOPE = 1.0
 # While a run is under way, times are brought to a canary of this many ns: only ratios within a harness
 # (a cell against its own processes and its baseline) are used then, so any constant will do.
 PROVISIONAL_NS = 20_000.0
+
+
+class Speed(NamedTuple):
+    """What a harness's times are brought to the clean speed by (`factors`): the machine's clean canary time
+    and how much of the canary's slowdown the harness's times feel (`slope`)."""
+
+    reference_ns: float
+    slope: float = 1.0
+
+
+def recorded(env: dict) -> dict[str, Speed]:
+    """Each harness's Speed as a run's finalize recorded it in the run's env (runner.canary_references):
+    none for a harness whose canary is unused or a run made with --no-canary, and the ratio's slope of 1
+    for a run finalized before the slope was fitted."""
+    facts = env.get("canary") or {}
+    return {h: Speed(f["reference_ns"], f.get("slope", 1.0)) for h, f in facts.items() if "reference_ns" in f}
 
 
 def process_median(canaries: list[int | None]) -> float | None:

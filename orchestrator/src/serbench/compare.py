@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from statistics import median
 
-from . import runner, stats
+from . import canary, runner, stats
 from .report.facts import has_current_estimator, run_noise
 from .report.units import fmt_instr, fmt_ns
 from .store import Store
@@ -212,15 +212,7 @@ def compare(
     runs = {run: store.run(run) for run in (run_a, run_b)}
     warmup = {run: _warmup_k(json.loads(r["args_json"])) for run, r in runs.items()}
     # each run's clean canary time and slope per harness, as its finalize brought its times to
-    # (runner.canary_references); a run finalized before the slope was fitted had the ratio estimator's 1
-    canary_refs = {
-        run: {
-            h: (f["reference_ns"], f.get("slope", 1.0))
-            for h, f in (json.loads(r["env_json"]).get("canary") or {}).items()
-            if "reference_ns" in f  # not a harness whose canary is unused
-        }
-        for run, r in runs.items()
-    }
+    canary_refs = {run: canary.recorded(json.loads(r["env_json"])) for run, r in runs.items()}
     # A run finalized with another estimator (stats.ESTIMATOR) has its times computed again from its
     # samples, so that both sides of a ratio and its interval come from the one estimator.
     again = {run for run, r in runs.items() if not has_current_estimator(r)}
@@ -234,8 +226,7 @@ def compare(
     def samples(cell) -> list[list[float]]:
         """The cell's samples per process from its steady state on, as the run's times were computed."""
         if cell["id"] not in loaded:
-            speed = canary_refs[cell["run_id"]].get(cell["harness"])
-            per_round = store.samples(cell["id"], *speed) if speed else store.samples(cell["id"])
+            per_round = store.samples(cell["id"], canary_refs[cell["run_id"]].get(cell["harness"]))
             loaded[cell["id"]] = stats.trim(list(per_round.values()), warmup[cell["run_id"]])[0]
         return loaded[cell["id"]]
 

@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
 
 from . import canary, diff, envinfo, explain, locate, pinning, stats, threads
 from .corpus.formats import DECODERS
@@ -771,7 +770,9 @@ def run_cells(
     # slope is the ratio estimator's 1, since the run's own slope (canary.slope) needs the whole run.
     # (None for a harness whose canary is unused, and under --no-canary: as measured)
     on = canary_on(store, run_id)
-    provisional = {c.id: canary.PROVISIONAL_NS if on and not c.harness.canary_unused else None for c in cells}
+    provisional = {
+        c.id: canary.Speed(canary.PROVISIONAL_NS) if on and not c.harness.canary_unused else None for c in cells
+    }
     meds = {c.id: round_medians(store.samples(c.id, provisional[c.id]), mode.warmup_k) for c in cells}
     wall = {c.id: sum(r["wall_s"] or 0 for k, r in done[c.id].items() if k >= 0) for c in cells}
     extra = {c.id: _extra_rounds_for(c, tuple(mode.latency_rounds())) for c in cells}
@@ -827,7 +828,8 @@ def run_cells(
         done[c.id][rnd] = {"status": out.status, "wall_s": out.wall_s}
         if rnd >= 0:
             wall[c.id] += out.wall_s
-            fs = canary.factors([s.get("canary_ns") for s in samples], provisional[c.id], store.canary_window)
+            ref = provisional[c.id].reference_ns if provisional[c.id] else None  # the provisional slope is 1
+            fs = canary.factors([s.get("canary_ns") for s in samples], ref, store.canary_window)
             xs = [f * s["wall_ns"] / s["iterations"] for f, s in zip(fs, samples, strict=True) if s.get("iterations")]
             if out.status == "ok" and xs:
                 meds[c.id][rnd] = stats.median(xs[stats.steady_state(xs, mode.warmup_k) :])
@@ -935,15 +937,7 @@ def canary_on(store: Store, run_id: str) -> bool:
     return run is not None and not json.loads(run["env_json"]).get("canary_off")
 
 
-class Speed(NamedTuple):
-    """What a harness's times are brought to the clean speed by (canary.factors): the machine's clean canary
-    time and how much of the canary's slowdown the harness's times feel (canary.slope)."""
-
-    reference_ns: float
-    slope: float
-
-
-def canary_references(store: Store, run_id: str) -> dict[str, Speed]:
+def canary_references(store: Store, run_id: str) -> dict[str, canary.Speed]:
     """The clean canary time of each harness the run measured with a canary (canary.py): the store's for
     this machine, else this run's own, which the store keeps for the runs after it; and the harness's slope
     in this run (canary.slope, or the store's `canary_slope` when set). Recorded in the run's env
@@ -964,7 +958,7 @@ def canary_references(store: Store, run_id: str) -> dict[str, Speed]:
         if ref is None:
             continue
         slope = store.canary_slope if store.canary_slope is not None else canary.slope(list(cells.values()))
-        refs[harness] = Speed(ref, slope)
+        refs[harness] = canary.Speed(ref, slope)
         facts[harness] = {
             "reference_ns": round(ref, 1),
             "processes": len(meds),
@@ -987,8 +981,7 @@ def finalize(store: Store, run_id: str, n_boot: int, seed: int, warmup_k: float 
     reps_of: dict[int, tuple[float, ...]] = {}
     for r in rows:
         if r["status"] in ("pending", "ok"):
-            speed = refs.get(r["harness"])
-            per_round = store.samples(r["id"], *speed) if speed else store.samples(r["id"])
+            per_round = store.samples(r["id"], refs.get(r["harness"]))
             if not per_round:
                 continue
             rounds_of[r["id"]] = list(per_round.values())

@@ -436,10 +436,10 @@ class Store:
         ).fetchone()
         return row["s"] or 0.0
 
-    def samples(self, cell_id: int, canary_ref: float | None = None, slope: float = 1.0) -> dict[int, list[float]]:
-        """Per-iteration wall ns, grouped by round; with `canary_ref`, each sample brought to the speed at
-        which the canary takes that many ns by the canaries around it, to the power `slope` (canary.factors;
-        rounds without a canary as measured)."""
+    def samples(self, cell_id: int, speed: canary.Speed | None = None) -> dict[int, list[float]]:
+        """Per-iteration wall ns, grouped by round; with `speed`, each sample brought to the speed at which
+        the canary takes `speed.reference_ns` by the canaries around it, to the power `speed.slope`
+        (canary.factors; rounds without a canary as measured)."""
         out: dict[int, list[float]] = {}
         canaries: dict[int, list[int | None]] = {}
         for r in self.db.execute(
@@ -449,9 +449,9 @@ class Store:
         ):
             out.setdefault(r["round"], []).append(r["wall_ns"] / r["iterations"])
             canaries.setdefault(r["round"], []).append(r["canary_ns"])
-        if canary_ref is not None:
+        if speed is not None:
             for rnd, xs in out.items():
-                fs = canary.factors(canaries[rnd], canary_ref, self.canary_window, slope)
+                fs = canary.factors(canaries[rnd], speed.reference_ns, self.canary_window, speed.slope)
                 out[rnd] = [x * f for x, f in zip(xs, fs, strict=True)]
         return out
 
