@@ -9,7 +9,18 @@ import json
 import pytest
 from serbench import runner
 from serbench.cli import main
-from serbench.compare import CI_ONLY, DatasetShift, Row, agreement, by_dataset, common_shift, compare, render, to_json
+from serbench.compare import (
+    CI_ONLY,
+    DatasetShift,
+    Row,
+    agreement,
+    by_dataset,
+    common_shift,
+    compare,
+    render,
+    shifted_verdicts,
+    to_json,
+)
 from serbench.report import html as html_report
 from serbench.store import Store
 
@@ -195,6 +206,32 @@ def test_agreement_names_a_shift_of_every_cell_as_the_machines_and_counts_agreem
     # too few cells to tell the machine from the libraries, and no shift: nothing said
     assert common_shift(rows[:5]) is None and "across the board" not in agreement(rows[:5])[0]
     assert "across the board" not in agreement([row(i, 1.0) for i in range(30)])[0]
+
+
+def test_agreement_counts_the_verdicts_again_with_the_machines_shift_taken_out():
+    def row(i: int, ratio: float) -> Row:
+        # 20 processes a side, spread by 4%: B's medians are A's, offset by half a step, times the ratio
+        a = [100 + 0.2 * j for j in range(20)]
+        b = [ratio * (100.1 + 0.2 * j) for j in range(20)]
+        return Row(
+            ("h", f"lib{i}", "tree", "size-2", "json"),
+            f"lib{i}",
+            100.0,
+            100.0 * ratio,
+            ratio,
+            (0, 0),
+            1.0,
+            medians=(a, b),
+        )
+
+    # every cell 6% slower in B, 2 of them 27% slower: the test of each cell against 1 finds all 30
+    # slower; with the 6% taken out, only the 2
+    rows = [row(i, 1.06) for i in range(28)] + [row(28, 1.27), row(29, 1.27)]
+    assert shifted_verdicts(rows, 1.0) == {"slower": 30}
+    assert shifted_verdicts(rows, common_shift(rows)) == {"not significant": 28, "slower": 2}
+    assert "and the verdicts would be 28 not significant, 2 slower." in agreement(rows)[0]
+    # a row without its medians (an instruction-count comparison): nothing to test again
+    assert shifted_verdicts(rows + [Row(("h", "x", "tree", "size-2", "json"), "x", 1, 1, 1, (0, 0), 1.0)], 1.06) == {}
 
 
 def test_agreement_names_a_dataset_whose_cells_moved_together_beyond_the_runs_shift():

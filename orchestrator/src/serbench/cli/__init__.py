@@ -1113,8 +1113,9 @@ def parser() -> argparse.ArgumentParser:
         help="two runs: ratio, CI and significance per cell",
         description="Per cell measured in both runs: B/A of net time with a 95% bootstrap CI and a verdict "
         "(two-sided Mann-Whitney U on round medians, Holm-adjusted; quick runs rarely have the rounds for one: "
-        "compare full-mode runs); how many cells agree within ±5%, a shift of the whole run and datasets that "
-        "moved together; the geometric mean per library; the cells it could not compare, and what differs "
+        "compare full-mode runs); how many cells agree within ±5%, a shift of the whole run (and the verdicts with "
+        "it taken out) and datasets that moved together; the geometric mean per library; the cells it could "
+        "not compare, and what differs "
         "between the runs' machines, settings, commits and library versions. A cell whose net is within its "
         "baseline's noise in either run is marked ‡ and not counted. Instruction-count runs compare counts "
         "exactly (identical, fewer or more instructions). docs/methodology.md explains each figure.",
