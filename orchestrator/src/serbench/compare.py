@@ -285,7 +285,7 @@ def compare(
     for row, adj in zip(rows, stats.holm([r.p for r in rows]), strict=True):
         row.p_adj = adj
         significant = adj < ALPHA
-        row.verdict = ("faster" if row.ratio < 1 else "slower") if significant else "not significant"
+        row.verdict = verdict(row.ratio, adj)
         excludes_one = row.ci[0] > 1 or row.ci[1] < 1
         if excludes_one != significant and not row.noise:  # a ratio of noise has no CI worth explaining
             row.mark = CI_ONLY if excludes_one else TEST_ONLY
@@ -624,9 +624,14 @@ def shifted_verdicts(rows: list[Row], shift: float) -> dict[str, int]:
     ps = [stats.mann_whitney_p(r.medians[0], [x / shift for x in r.medians[1]]) for r in rows]
     out: dict[str, int] = {}
     for r, adj in zip(rows, stats.holm(ps), strict=True):
-        v = ("faster" if r.ratio / shift < 1 else "slower") if adj < ALPHA else "not significant"
+        v = verdict(r.ratio / shift, adj)
         out[v] = out.get(v, 0) + 1
     return out
+
+
+def verdict(ratio: float, p_adj: float) -> str:
+    """A cell's verdict from its ratio B/A and its Holm-adjusted p."""
+    return ("faster" if ratio < 1 else "slower") if p_adj < ALPHA else "not significant"
 
 
 def _not_compared(cmp: Comparison) -> list[str]:
@@ -655,6 +660,7 @@ def _finite(x):
 
 def to_json(cmp: Comparison) -> str:
     counting = cmp.measure == "instructions"
+    shift = common_shift(cmp.rows)
     return json.dumps(
         {
             "run_a": cmp.run_a,
@@ -670,9 +676,9 @@ def to_json(cmp: Comparison) -> str:
             "agree_within": AGREE,
             "cells_agreeing": sum(1 for r in countable(cmp.rows) if abs(r.ratio - 1) <= AGREE),
             "cells_counted": len(countable(cmp.rows)),
-            "common_shift": common_shift(cmp.rows),
+            "common_shift": shift,
             # the count of each verdict with the common shift taken out ({} when none is estimated)
-            "verdicts_without_shift": shifted_verdicts(cmp.rows, s) if (s := common_shift(cmp.rows)) else {},
+            "verdicts_without_shift": shifted_verdicts(cmp.rows, shift) if shift else {},
             "by_dataset": {
                 ds: {"median_ratio": d.median_ratio, "cells": d.cells, "agreeing": d.agreeing}
                 for ds, d in by_dataset(cmp.rows).items()
