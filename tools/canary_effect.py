@@ -7,12 +7,14 @@ median of the K canaries around it (1: the canary timed just before it; the runs
 with `--window process` each process by its canary's median, as runs did before ("A running median of
 the canary"). With `--slope X` (repeatable), also with every harness's times given that share of the
 canary's slowdown instead of the one fitted on the run (1: the ratio estimator, as runs did before "How
-much of the canary's slowdown a library feels"). "As stored" is what `compare` reads, which computes a run
+much of the canary's slowdown a library feels"). With `--deadzone X` (repeatable), also with a canary
+within X of the clean canary time on the log scale left as measured and one further out corrected only
+beyond X (canary.DEADZONE). "As stored" is what `compare` reads, which computes a run
 finalized with an earlier estimator again with today's. The store is not changed: the runs are finalized
 again in a temporary copy.
 
     .venv/bin/python tools/canary_effect.py RUN_A RUN_B [--db results/serbench.db]
-        [--share 1/3 ...] [--window 1 ...] [--slope 1 ...]
+        [--share 1/3 ...] [--window 1 ...] [--slope 1 ...] [--deadzone 0.02 ...]
 
 Prints, for each way, compare's agreement line, the agreement of each harness's cells, and each run's median
 robust CV over its correct cells with the canary slopes it was finalized with.
@@ -94,6 +96,17 @@ def slope(text: str) -> float:
     return x
 
 
+def deadzone(text: str) -> float:
+    """A canary deadzone: a log distance from 0 to 1."""
+    try:
+        x = float(text)
+    except ValueError:
+        x = -1.0
+    if not 0 <= x <= 1:
+        raise argparse.ArgumentTypeError(f"a deadzone is a number from 0 to 1, not {text!r}")
+    return x
+
+
 def finalized_again(store: Store, runs: tuple[str, str], canary_off: bool) -> None:
     """Finalize both runs again in `store` (a copy) as their own finalize did, the canary on or off."""
     for run in runs:
@@ -125,6 +138,14 @@ def main() -> int:
         action="append",
         default=[],
         help="also finalize with every harness's times given this share of the canary's slowdown (1: the ratio)",
+    )
+    p.add_argument(
+        "--deadzone",
+        type=deadzone,
+        action="append",
+        default=[],
+        help="also finalize with a canary this close to the clean time (log scale, 0.02 = about 2%%) left as"
+        " measured and one further out corrected beyond it",
     )
     a = p.parse_args()
     if not Path(a.db).is_file():
@@ -168,6 +189,11 @@ def main() -> int:
             what = " (the ratio estimator)" if x == 1 else " (times as measured)" if x == 0 else ""
             show(f"With a slope of {x:g} for every harness{what}:", other, runs)
         other.canary_slope = None
+        for x in a.deadzone:
+            other.canary_deadzone = x
+            finalized_again(other, runs, canary_off=False)
+            show(f"With a deadzone of {x:g} (log scale) around the clean canary time:", other, runs)
+        other.canary_deadzone = None
         finalized_again(other, runs, canary_off=True)
         show("Without it (the same samples, finalized as under --no-canary):", other, runs)
     return 0

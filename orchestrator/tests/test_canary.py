@@ -145,7 +145,9 @@ def test_the_first_run_on_a_machine_fixes_the_reference_for_the_runs_after_it(tm
     assert b["lib"]["net_ns"] == pytest.approx(800)
     facts = json.loads(store.run("b")["env_json"])["canary"]
     # every process of a cell had the same canary: no slope to fit, the ratio estimator's 1
-    assert facts == {"fake": {"reference_ns": 20_000, "processes": 6, "median_slowdown": 1.1, "slope": 1.0}}
+    assert facts == {
+        "fake": {"reference_ns": 20_000, "processes": 6, "median_slowdown": 1.1, "slope": 1.0, "deadzone": 0.0}
+    }
     # compare recomputes from the samples with the same reference: the two runs agree
     cmp = compare.compare(store, "a", "b", n_boot=50)
     assert [r.ratio for r in cmp.rows] == [pytest.approx(1.0)]
@@ -264,3 +266,17 @@ def test_runs_divide_each_sample_by_a_running_median_of_canaries_and_canary_effe
     assert "1 of 1 cells (100.0%)" in stored and "0 of 1 cells (0.0%)" in per_process
     assert "1 of 1 cells (100.0%)" in one and "0 of 1 cells (0.0%)" in without
     assert {c["bench"]: c["median_ns"] for c in store.cells("b")}["lib"] == pytest.approx(1_000)  # untouched
+
+
+def test_a_deadzone_leaves_a_canary_near_the_clean_time_as_measured_and_corrects_only_beyond_it():
+    """A deadzone of log 1.1: a canary 5% slower than the reference, or 5% faster, is taken for its own noise
+    and leaves the time as measured; one 21% slower (1.1 x 1.1) is corrected for the 10% beyond the zone,
+    to the power of the slope; a zone of 0 is the plain factor."""
+    dz = math.log(1.1)
+    assert canary.factor(210, 200, 1.0, dz) == 1.0
+    assert canary.factor(190, 200, 1.0, dz) == 1.0
+    assert canary.factor(242, 200, 1.0, dz) == pytest.approx(1 / 1.1)
+    assert canary.factor(242, 200, 0.5, dz) == pytest.approx(1.1**-0.5)
+    assert canary.factor(150, 200, 1.0, dz) == pytest.approx(200 / 150 / 1.1)  # 25% faster: corrected beyond the zone
+    assert canary.factors([242, 210], 200.0, window=1, deadzone=dz) == pytest.approx([1 / 1.1, 1.0])
+    assert canary.factor(242, 200, 1.0, 0.0) == canary.factor(242, 200) == pytest.approx(200 / 242)

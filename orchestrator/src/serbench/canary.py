@@ -50,17 +50,24 @@ WINDOW = 5
 # library feels") a slope held to 1 agreed on 0-1.8 points more cells than the free fit (Go's and Rust's
 # fitted 0.93-1.25).
 MAX_SLOPE = 1.0
+# How far from the clean canary time (log scale) a canary is taken for its own noise rather than the
+# host's: a sample's canary this close to the reference leaves it as measured, and one further out is
+# corrected for the part beyond (`factor`: soft thresholding, Donoho and Johnstone, "Ideal spatial
+# adaptation by wavelet shrinkage", Biometrika 81(3), 1994). 0: every canary's distance is corrected.
+DEADZONE = 0.0
 # While a run is under way, times are brought to a canary of this many ns: only ratios within a harness
 # (a cell against its own processes and its baseline) are used then, so any constant will do.
 PROVISIONAL_NS = 20_000.0
 
 
 class Speed(NamedTuple):
-    """What a harness's times are brought to the clean speed by (`factors`): the machine's clean canary time
-    and how much of the canary's slowdown the harness's times feel (`slope`)."""
+    """What a harness's times are brought to the clean speed by (`factors`): the machine's clean canary time,
+    how much of the canary's slowdown the harness's times feel (`slope`), and how far from the clean time,
+    on the log scale, a canary is taken for its own noise (`deadzone`, `factor`)."""
 
     reference_ns: float
     slope: float = 1.0
+    deadzone: float = 0.0
 
 
 def recorded(env: dict) -> dict[str, Speed]:
@@ -68,7 +75,11 @@ def recorded(env: dict) -> dict[str, Speed]:
     none for a harness whose canary is unused or a run made with --no-canary, and the ratio's slope of 1
     for a run finalized before the slope was fitted."""
     facts = env.get("canary") or {}
-    return {h: Speed(f["reference_ns"], f.get("slope", 1.0)) for h, f in facts.items() if "reference_ns" in f}
+    return {
+        h: Speed(f["reference_ns"], f.get("slope", 1.0), f.get("deadzone", 0.0))
+        for h, f in facts.items()
+        if "reference_ns" in f
+    }
 
 
 def process_median(canaries: list[int | None]) -> float | None:
@@ -81,20 +92,24 @@ def process_median(canaries: list[int | None]) -> float | None:
 
 
 def factors(
-    canaries: list[int | None], ref: float | None, window: int | None = None, slope: float = 1.0
+    canaries: list[int | None],
+    ref: float | None,
+    window: int | None = None,
+    slope: float = 1.0,
+    deadzone: float = 0.0,
 ) -> list[float]:
     """What each sample of one process is multiplied by: with `window` = k, each by `factor` of the median
     of the k canaries centred on it (1: the canary timed just before it; cut short at a process's ends;
     a canary whose clock read zero is skipped, a sample with none left in its window stays as measured);
     with None, all by the process's median. As measured when any sample has no canary (a harness before
-    protocol 1.9, or the instruction-count mode). Each factor is raised to `slope` (`factor`)."""
+    protocol 1.9, or the instruction-count mode). Each factor is raised to `slope`, past `deadzone` (`factor`)."""
     if window is None or any(c is None for c in canaries):
-        return [factor(process_median(canaries), ref, slope)] * len(canaries)
+        return [factor(process_median(canaries), ref, slope, deadzone)] * len(canaries)
     h = window // 2
     out = []
     for i in range(len(canaries)):
         near = [c for c in canaries[max(0, i - h) : i + h + 1] if c]
-        out.append(factor(float(statistics.median(near)) if near else None, ref, slope))
+        out.append(factor(float(statistics.median(near)) if near else None, ref, slope, deadzone))
     return out
 
 
@@ -107,11 +122,17 @@ def reference(medians: list[float]) -> float | None:
     return xs[int(REFERENCE_QUANTILE * (len(xs) - 1))]
 
 
-def factor(median: float | None, ref: float | None, slope: float = 1.0) -> float:
-    """What a process's times are multiplied by: (ref / median) ** slope; 1 without a canary or a reference."""
+def factor(median: float | None, ref: float | None, slope: float = 1.0, deadzone: float = 0.0) -> float:
+    """What a process's times are multiplied by: (ref / median) ** slope, with the canary's log distance from
+    `ref` first brought `deadzone` closer to 0 (soft thresholding: within it, as measured); 1 without a
+    canary or a reference."""
     if median is None or ref is None:
         return 1.0
-    return (ref / median) ** slope
+    if deadzone <= 0:
+        return (ref / median) ** slope  # exactly the plain ratio's power, as runs before the zone
+    x = math.log(median / ref)
+    x = math.copysign(max(0.0, abs(x) - deadzone), x)
+    return math.exp(-slope * x)
 
 
 def slope(cells: list[list[tuple[float, float]]]) -> float:

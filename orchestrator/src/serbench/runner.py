@@ -958,12 +958,14 @@ def canary_references(store: Store, run_id: str) -> dict[str, canary.Speed]:
         if ref is None:
             continue
         slope = store.canary_slope if store.canary_slope is not None else canary.slope(list(cells.values()))
-        refs[harness] = canary.Speed(ref, slope)
+        dz = store.canary_deadzone if store.canary_deadzone is not None else canary.DEADZONE
+        refs[harness] = canary.Speed(ref, slope, dz)
         facts[harness] = {
             "reference_ns": round(ref, 1),
             "processes": len(meds),
             "median_slowdown": round(stats.median(meds) / ref, 4),
             "slope": round(slope, 4),
+            "deadzone": dz,
         }
     store.set_run_env(run_id, "canary", facts)
     return refs

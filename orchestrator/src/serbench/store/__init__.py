@@ -145,6 +145,9 @@ class Store:
     # The slope every harness's times are given (canary.slope); None: each harness's own, fitted from the
     # run (runner.canary_references). tools/canary_effect.py --slope finalizes a copy of a store other ways.
     canary_slope: float | None = None
+    # The deadzone every harness's canary is given (canary.factor); None: canary.DEADZONE.
+    # tools/canary_effect.py --deadzone finalizes a copy of a store other ways.
+    canary_deadzone: float | None = None
 
     def __init__(self, path: Path):
         self.path = path
@@ -451,7 +454,7 @@ class Store:
             canaries.setdefault(r["round"], []).append(r["canary_ns"])
         if speed is not None:
             for rnd, xs in out.items():
-                fs = canary.factors(canaries[rnd], speed.reference_ns, self.canary_window, speed.slope)
+                fs = canary.factors(canaries[rnd], speed.reference_ns, self.canary_window, speed.slope, speed.deadzone)
                 out[rnd] = [x * f for x, f in zip(xs, fs, strict=True)]
         return out
 
