@@ -85,26 +85,25 @@ def window(text: str) -> int | None:
     return k
 
 
-def slope(text: str) -> float:
-    """A canary slope: a number from 0 (times as measured) to 1 (the ratio estimator)."""
-    try:
-        x = float(text)
-    except ValueError:
-        x = -1.0
-    if not 0 <= x <= 1:
-        raise argparse.ArgumentTypeError(f"a slope is a number from 0 to 1, not {text!r}")
-    return x
+def number_0_to_1(what: str):
+    """A parser of a number from 0 to 1 that names `what` it reads when it refuses one."""
+
+    def parse(text: str) -> float:
+        try:
+            x = float(text)
+        except ValueError:
+            x = -1.0
+        if not 0 <= x <= 1:
+            raise argparse.ArgumentTypeError(f"a {what} is a number from 0 to 1, not {text!r}")
+        return x
+
+    return parse
 
 
-def deadzone(text: str) -> float:
-    """A canary deadzone: a log distance from 0 to 1."""
-    try:
-        x = float(text)
-    except ValueError:
-        x = -1.0
-    if not 0 <= x <= 1:
-        raise argparse.ArgumentTypeError(f"a deadzone is a number from 0 to 1, not {text!r}")
-    return x
+# a canary slope: 0 (times as measured) to 1 (the ratio estimator)
+slope = number_0_to_1("slope")
+# a canary deadzone: a log distance from the clean canary time
+deadzone = number_0_to_1("deadzone")
 
 
 def finalized_again(store: Store, runs: tuple[str, str], canary_off: bool) -> None:
