@@ -55,6 +55,12 @@ FAKE = textwrap.dedent(
             sys.exit(3)
         if bench == "silent":
             sys.exit(0)
+        if bench == "badrows":
+            # a harness bug: rows the store cannot divide by, after a good one
+            row(kind="sample", iterations=10, wall_ns=1000, cpu_ns=None)
+            row(kind="sample", iterations=0, wall_ns=5, cpu_ns=None)
+            row(kind="sample", iterations=10, cpu_ns=None)
+            sys.exit(0)
         if bench == "input":
             row(kind="error", reason="reference decoder: truncated at byte 7")
             sys.exit(6)
@@ -110,7 +116,7 @@ def test_misbehaving_harness_processes_mark_their_cell_and_the_run_goes_on(tmp_p
     (tmp_path / "d.json").write_text("{}")
     h = FakeHarness(tmp_path, script)
     dataset = {"dataset": "d", "hash": "0" * 16, "files": {"json": {"file": "d.json"}}}
-    ids = ["ok", "crash", "hang", "wrong", "reject", "silent", "input", "orphan"]
+    ids = ["ok", "crash", "hang", "wrong", "reject", "silent", "input", "orphan", "badrows"]
     cells = [runner.Cell(h, _bench(b), "tree", dataset, "json", tmp_path, None) for b in ids]
     store = Store(tmp_path / "s.db")
     store.create_run("r", "test", {}, {}, {"datasets": [dataset]})
@@ -131,11 +137,18 @@ def test_misbehaving_harness_processes_mark_their_cell_and_the_run_goes_on(tmp_p
     assert got["wrong"]["status"] == "incorrect" and got["wrong"]["reason"] == "hash differs"
     assert got["reject"]["status"] == "failed" and got["reject"]["reason"] == "parse error at byte 3"
     assert got["silent"]["status"] == "failed" and "no sample rows" in got["silent"]["reason"]
+    assert got["badrows"]["status"] == "failed" and got["badrows"]["reason"] == (
+        "the harness broke the protocol: sample row 2 has iterations 0, not a whole number of at least 1"
+    )
+    assert store.samples(got["badrows"]["id"]) == {0: [100.0]}  # only the well-formed row is kept
     # Broken cells leave after their first process; the good one does both rounds (the first counting
     # its allocations).
     rounds = {c["bench"]: len(store.done_rounds(c["id"])) for c in store.cells("r")}
-    assert rounds == {"ok": 2, "crash": 1, "hang": 1, "wrong": 1, "reject": 1, "silent": 1, "input": 1, "orphan": 1}
-    assert calls[-1][0] == calls[-1][1] == 9  # the progress total shrinks as broken cells drop out
+    assert rounds == {
+        **{b: 1 for b in ids},
+        "ok": 2,
+    }
+    assert calls[-1][0] == calls[-1][1] == 10  # the progress total shrinks as broken cells drop out
     assert json.loads(store.run("r")["manifest_json"])["datasets"][0]["dataset"] == "d"
 
 

@@ -113,6 +113,16 @@ def factors(
     return out
 
 
+def adjusted(times: list[float], canaries: list[int | None], speed: Speed | None, window: int | None) -> list[float]:
+    """One process's per-iteration times brought to `speed` by their canaries (`factors`); as measured
+    without a speed (a harness whose canary is unused, or a run made with --no-canary). The one place
+    both the finished run (Store.samples) and the run under way (runner.run_cells) correct a time."""
+    if speed is None:
+        return list(times)
+    fs = factors(canaries, speed.reference_ns, window, speed.slope, speed.deadzone)
+    return [t * f for t, f in zip(times, fs, strict=True)]
+
+
 def reference(medians: list[float]) -> float | None:
     """A harness's clean canary time from its processes' medians in one run (REFERENCE_QUANTILE, the
     lower order statistic)."""

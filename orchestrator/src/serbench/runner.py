@@ -311,6 +311,11 @@ class Outcome:
     def rows_of(self, kind: str) -> list[dict]:
         return [r for r in self.rows if r.get("kind") == kind]
 
+    def samples(self) -> list[dict]:
+        """The `sample` rows the store can keep: a malformed one (a harness's bug, which `_judge` reports
+        as the process's failure) is left out, so that nothing downstream divides by it."""
+        return [r for r in self.rows_of("sample") if _sample_fault(r) is None]
+
     def first(self, kind: str) -> dict | None:
         found = self.rows_of(kind)
         return found[0] if found else None
@@ -645,7 +650,29 @@ def _judge(out: Outcome, code: int | None, stderr: str, rnd: int, mode: Mode) ->
     expected = "latency" if rnd <= LATENCY_ROUND else "sample"
     if not out.rows_of(expected):
         return "failed", f"exit 0 but no {expected} rows in the results file"
+    for i, row in enumerate(out.rows_of("sample")):
+        if fault := _sample_fault(row):
+            return "failed", f"the harness broke the protocol: sample row {i + 1} {fault}"
     return "ok", None
+
+
+def _number(x: object) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _sample_fault(row: dict) -> str | None:
+    """Why a `sample` row is not one spec/protocol.md allows (positive whole `iterations`, `wall_ns` a
+    number of at least 0, `cpu_ns` and `canary_ns` numbers or null), or None. A harness's own code must
+    never write one (its bug, not the library's), but the orchestrator must not divide by it either."""
+    it = row.get("iterations")
+    if not isinstance(it, int) or isinstance(it, bool) or it < 1:
+        return f"has iterations {it!r}, not a whole number of at least 1"
+    if not _number(row.get("wall_ns")) or row["wall_ns"] < 0:
+        return f"has wall_ns {row.get('wall_ns')!r}, not a number of at least 0"
+    for k in ("cpu_ns", "canary_ns"):
+        if row.get(k) is not None and (not _number(row[k]) or row[k] < 0):
+            return f"has {k} {row[k]!r}, not a number of at least 0 or null"
+    return None
 
 
 def _read_rows(path: Path) -> list[dict]:
@@ -767,7 +794,8 @@ def run_cells(
     done = {c.id: store.done_rounds(c.id) for c in cells}
     # While the run is under way every process is brought to one provisional canary time: the rounds'
     # noise (net_noise) compares a cell only with itself and its baseline, so the constant cancels; the
-    # slope is the ratio estimator's 1, since the run's own slope (canary.slope) needs the whole run.
+    # slope is the ratio estimator's 1, since the run's own slope (canary.slope) needs the whole run, and
+    # there is no deadzone: a zone is a distance from the clean canary time, which the constant is not.
     # (None for a harness whose canary is unused, and under --no-canary: as measured)
     on = canary_on(store, run_id)
     provisional = {
@@ -812,7 +840,7 @@ def run_cells(
     def record(s: Started, out: Outcome) -> None:
         nonlocal finished
         c, rnd = s.cell, s.rnd
-        samples = out.rows_of("sample")
+        samples = out.samples()
         store.record_round(
             c.id,
             rnd,
@@ -828,11 +856,10 @@ def run_cells(
         done[c.id][rnd] = {"status": out.status, "wall_s": out.wall_s}
         if rnd >= 0:
             wall[c.id] += out.wall_s
-            ref = provisional[c.id].reference_ns if provisional[c.id] else None  # the provisional slope is 1
-            fs = canary.factors([s.get("canary_ns") for s in samples], ref, store.canary_window)
-            xs = [f * s["wall_ns"] / s["iterations"] for f, s in zip(fs, samples, strict=True) if s.get("iterations")]
+            times = [s["wall_ns"] / s["iterations"] for s in samples]
+            xs = canary.adjusted(times, [s.get("canary_ns") for s in samples], provisional[c.id], store.canary_window)
             if out.status == "ok" and xs:
-                meds[c.id][rnd] = stats.median(xs[stats.steady_state(xs, mode.warmup_k) :])
+                meds[c.id] |= round_medians({rnd: xs}, mode.warmup_k)
         finished += 1
 
     def run_pass(

@@ -452,11 +452,7 @@ class Store:
         ):
             out.setdefault(r["round"], []).append(r["wall_ns"] / r["iterations"])
             canaries.setdefault(r["round"], []).append(r["canary_ns"])
-        if speed is not None:
-            for rnd, xs in out.items():
-                fs = canary.factors(canaries[rnd], speed.reference_ns, self.canary_window, speed.slope, speed.deadzone)
-                out[rnd] = [x * f for x, f in zip(xs, fs, strict=True)]
-        return out
+        return {rnd: canary.adjusted(xs, canaries[rnd], speed, self.canary_window) for rnd, xs in out.items()}
 
     def process_medians(self, run_id: str) -> dict[str, dict[int, list[tuple[float, float]]]]:
         """Each harness's processes in the run, per cell: (median ns per iteration, median canary ns), for
