@@ -50,7 +50,9 @@ def summary(store: Store, a: str, b: str) -> list[str]:
         rcv = [c["rcv"] for c in store.cells(run) if c["status"] == "ok" and c["rcv"] is not None]
         line = f"{run}: median robust CV {statistics.median(rcv):.1%} over {len(rcv)} cells" if rcv else run
         env = json.loads(store.run(run)["env_json"])
-        slopes = [f"{h} {f['slope']:.2f}" for h, f in sorted((env.get("canary") or {}).items()) if "slope" in f]
+        # each harness's Speed as compare reads it back (a run finalized before the slope was fitted: 1)
+        speeds = sorted(canary.recorded(env).items())
+        slopes = [f"{h} {s.slope:.2f}" + (f" (deadzone {s.deadzone:g})" if s.deadzone else "") for h, s in speeds]
         out.append(line + (f"; canary slopes {', '.join(slopes)}" if slopes and not env.get("canary_off") else ""))
     return out
 

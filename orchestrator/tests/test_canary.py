@@ -127,6 +127,43 @@ def _finalized(store: Store, run_id: str, lib: tuple[float, int], base: tuple[fl
     return {c["bench"]: c for c in store.cells(run_id)}
 
 
+def test_canary_effect_with_a_deadzone_corrects_only_the_canarys_distance_beyond_it(tmp_path):
+    """All of B's processes ran on a core 1.5 times slower than A's (canary 30,000 ns against the
+    reference 20,000), and so did their times: as stored, B is brought to A (slope 1: the canary did not
+    move within a cell). `tools/canary_effect.py --deadzone 0.5` (wider than log 1.5 = 0.405) leaves B as
+    measured, 1.5 times A, exactly as without the canary; `--deadzone 0.2` corrects only the 0.205 beyond
+    the zone: 1.5 x exp(-0.205) = 1.221. The runs' lines say the zone they were finalized with."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    store = Store(tmp_path / "s.db")
+    _finalized(store, "a", (1_000, 20_000), (200, 20_000))
+    _finalized(store, "b", (1_500, 30_000), (300, 30_000))
+    tool = Path(__file__).resolve().parents[2] / "tools" / "canary_effect.py"
+    cmd = [
+        sys.executable,
+        str(tool),
+        "a",
+        "b",
+        "--db",
+        str(tmp_path / "s.db"),
+        "--deadzone",
+        "0.5",
+        "--deadzone",
+        "0.2",
+    ]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    stored, rest = out.split("With a deadzone of 0.5 (log scale) around the clean canary time:")
+    wide, rest = rest.split("With a deadzone of 0.2 (log scale) around the clean canary time:")
+    narrow, bare = rest.split("Without it (the same samples, finalized as under --no-canary):")
+    assert "1 of 1 cells (100.0%)" in stored
+    assert "0 of 1 cells (0.0%)" in wide and "lib tree d json (1.500)" in wide and "fake 1.00 (deadzone 0.5)" in wide
+    assert wide.splitlines()[1] == bare.splitlines()[1]  # compare's agreement line: as measured
+    assert "lib tree d json (1.221)" in narrow and "fake 1.00 (deadzone 0.2)" in narrow
+    assert store.cells("b")[0]["median_ns"] == pytest.approx(1_000)  # the store untouched
+
+
 def test_a_slowed_process_is_brought_back_to_the_clean_speed(tmp_path):
     store = Store(tmp_path / "s.db")
     lib, _ = _run(store, "r")
