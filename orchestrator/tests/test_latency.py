@@ -78,7 +78,8 @@ FAKE = textwrap.dedent(
         if "--latency" in a:
             # each fork sees one more slow operation: pooled, the tail shows them all
             n = len(os.listdir(os.path.dirname(opt["results"])))
-            row(kind="latency", count=10, p50_ns=100, max_ns=1000 * n, buckets=[[100, 9], [1000 * n, 1]])
+            tail = dict(p99_ns=1000 * n, p999_ns=1000 * n, p9999_ns=1000 * n, max_ns=1000 * n)
+            row(kind="latency", count=10, p50_ns=100, **tail, buckets=[[100, 9], [1000 * n, 1]])
         else:
             for i in range(3):
                 row(kind="sample", iterations=10, wall_ns=1000 * (10 + i), cpu_ns=None)

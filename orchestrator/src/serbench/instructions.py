@@ -369,7 +369,7 @@ def run_cells(
                     state["counts"][str(rnd)] = instr
                     store.update_cell(c.id, instr_json=json.dumps(state))
                 store.record_round(
-                    c.id, rnd, out.status, out.reason, out.wall_s, out.samples(), check=out.first("check")
+                    c.id, rnd, out.status, out.reason, out.wall_s, out.kept("sample"), check=out.first("check")
                 )
                 done[rnd] = {"status": out.status}
                 finished += 1

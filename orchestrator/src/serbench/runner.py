@@ -309,15 +309,15 @@ class Outcome:
     output: bytes | None = None
 
     def rows_of(self, kind: str) -> list[dict]:
-        return [r for r in self.rows if r.get("kind") == kind]
+        return [r for r in self.rows if isinstance(r, dict) and r.get("kind") == kind]
 
-    def samples(self) -> list[dict]:
-        """The `sample` rows the store can keep: a malformed one (a harness's bug, which `_judge` reports
-        as the process's failure) is left out, so that nothing downstream divides by it."""
-        return [r for r in self.rows_of("sample") if _sample_fault(r) is None]
+    def kept(self, kind: str) -> list[dict]:
+        """The rows of `kind` the store can keep: a malformed one (a harness's bug, which `_judge` reports
+        as the process's failure) is left out, so that nothing downstream divides by or pools it."""
+        return [r for r in self.rows_of(kind) if _row_fault(r) is None]
 
     def first(self, kind: str) -> dict | None:
-        found = self.rows_of(kind)
+        found = self.kept(kind)
         return found[0] if found else None
 
 
@@ -650,28 +650,59 @@ def _judge(out: Outcome, code: int | None, stderr: str, rnd: int, mode: Mode) ->
     expected = "latency" if rnd <= LATENCY_ROUND else "sample"
     if not out.rows_of(expected):
         return "failed", f"exit 0 but no {expected} rows in the results file"
-    for i, row in enumerate(out.rows_of("sample")):
-        if fault := _sample_fault(row):
-            return "failed", f"the harness broke the protocol: sample row {i + 1} {fault}"
+    for i, row in enumerate(out.rows):
+        if fault := _row_fault(row):
+            kind = row.get("kind", "?") if isinstance(row, dict) else "?"
+            return "failed", f"the harness broke the protocol: line {i + 1} ({kind}) {fault}"
     return "ok", None
 
 
-def _number(x: object) -> bool:
-    return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+# The numbers of each kind of row the store keeps, and what each must be (spec/protocol.md's table of rows;
+# spec/result.schema.json says the same to the conformance tests): "count" a whole number of at least 1,
+# "number" one of at least 0; a field marked optional may be missing or null.
+ROW_NUMBERS: dict[str, dict[str, tuple[str, bool]]] = {
+    "sample": {
+        "iterations": ("count", False),
+        "wall_ns": ("number", False),
+        "cpu_ns": ("number", True),
+        "canary_ns": ("number", True),
+    },
+    "alloc": {"allocs_per_op": ("number", True), "alloc_bytes_per_op": ("number", True)},
+    "latency": {
+        "count": ("count", False),
+        **{f: ("number", False) for f in ("p50_ns", "p99_ns", "p999_ns", "p9999_ns", "max_ns")},
+        "p99999_ns": ("number", True),
+    },
+}
 
 
-def _sample_fault(row: dict) -> str | None:
-    """Why a `sample` row is not one spec/protocol.md allows (positive whole `iterations`, `wall_ns` a
-    number of at least 0, `cpu_ns` and `canary_ns` numbers or null), or None. A harness's own code must
-    never write one (its bug, not the library's), but the orchestrator must not divide by it either."""
-    it = row.get("iterations")
-    if not isinstance(it, int) or isinstance(it, bool) or it < 1:
-        return f"has iterations {it!r}, not a whole number of at least 1"
-    if not _number(row.get("wall_ns")) or row["wall_ns"] < 0:
-        return f"has wall_ns {row.get('wall_ns')!r}, not a number of at least 0"
-    for k in ("cpu_ns", "canary_ns"):
-        if row.get(k) is not None and (not _number(row[k]) or row[k] < 0):
-            return f"has {k} {row[k]!r}, not a number of at least 0 or null"
+def _is(what: str, x: object) -> bool:
+    """Whether `x` is what ROW_NUMBERS calls `what` (JSON's true and false are no numbers here)."""
+    if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x):
+        return False
+    return x >= 1 and isinstance(x, int) if what == "count" else x >= 0
+
+
+def _row_fault(row: dict) -> str | None:
+    """Why a row is not one spec/protocol.md allows, as far as the numbers the store keeps go, or None. A
+    harness's own code must never write one (its bug, not the library's), but the orchestrator must not
+    store, divide by or pool it either (before, a sample without wall_ns stopped the whole run with a
+    KeyError, and one of 0 iterations at finalize with a ZeroDivisionError)."""
+    if not isinstance(row, dict):
+        return "is not a JSON object"
+    if not isinstance(row.get("kind"), str):
+        return f"has kind {row.get('kind')!r}, not a string"
+    for name, (what, optional) in ROW_NUMBERS.get(row["kind"], {}).items():
+        x = row.get(name)
+        if not (x is None and optional) and not _is(what, x):
+            wanted = "a whole number of at least 1" if what == "count" else "a number of at least 0"
+            return f"has {name} {x!r}, not {wanted}" + (" or null" if optional else "")
+    buckets = row.get("buckets") if row.get("kind") == "latency" else None
+    if buckets is not None and not (
+        isinstance(buckets, list)
+        and all(isinstance(b, list) and len(b) == 2 and all(_is("number", v) for v in b) for b in buckets)
+    ):
+        return "has buckets that are not [highest_ns, count] pairs of numbers of at least 0"
     return None
 
 
@@ -840,7 +871,7 @@ def run_cells(
     def record(s: Started, out: Outcome) -> None:
         nonlocal finished
         c, rnd = s.cell, s.rnd
-        samples = out.samples()
+        samples = out.kept("sample")
         store.record_round(
             c.id,
             rnd,
