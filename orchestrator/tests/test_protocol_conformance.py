@@ -10,7 +10,11 @@ import time
 
 import jsonschema
 import pytest
+from serbench import latency, objhash
+from serbench.corpus.formats import encode_json
+from serbench.corpus.typed import generate_typed, typed_document
 from serbench.harnesses import BuildOptions, harness_classes
+from serbench.rows import fault as row_fault
 
 from .conftest import ROOT, VECTORS
 
@@ -64,7 +68,12 @@ def test_list_describes_every_benchmark(listing):
 
 def _run(harness, tmp_path, bench, test, fmt, vector, expect=None, *extra):
     v = _vector(vector)
+    return _run_file(harness, tmp_path, bench, test, fmt, VECTORS / v["files"][fmt], expect or v["hash"], *extra)
+
+
+def _run_file(harness, tmp_path, bench, test, fmt, path, expect, *extra):
     results = tmp_path / f"{bench}-{test}-{fmt}.jsonl"
+    results.unlink(missing_ok=True)
     res = _call(
         harness,
         "run",
@@ -75,9 +84,9 @@ def _run(harness, tmp_path, bench, test, fmt, vector, expect=None, *extra):
         "--format",
         fmt,
         "--file",
-        str(VECTORS / v["files"][fmt]),
+        str(path),
         "--expect-hash",
-        expect or v["hash"],
+        expect,
         "--results",
         str(results),
         "--budget-ms",
@@ -89,6 +98,7 @@ def _run(harness, tmp_path, bench, test, fmt, vector, expect=None, *extra):
     rows = [json.loads(line) for line in results.read_text().splitlines()] if results.exists() else []
     for r in rows:
         jsonschema.validate(r, SCHEMA)
+        assert row_fault(r) is None, r  # the orchestrator's own check (rows.py) keeps it too
     return res, rows
 
 
@@ -117,6 +127,34 @@ def test_alloc_pass_follows_the_samples_with_one_alloc_row(harness, listing, tmp
     )
     alloc = rows[kinds.index("alloc")]
     assert alloc["alloc_bytes_per_op"] is None or alloc["alloc_bytes_per_op"] >= 0
+
+
+def test_latency_pass_writes_one_row_of_percentiles_and_buckets(harness, listing, tmp_path):
+    """spec/protocol.md `run` step 7 on the dataset it is for (trade): one latency row, which the schema
+    and the orchestrator accept and latency.py can pool over forks. A row whose library fails on trade
+    (exit 3 or 4, its own failure) gives way to the next typed-decode row."""
+    doc = typed_document("trade", generate_typed(1)["trade"][:100])
+    path = tmp_path / "trade.json"
+    path.write_bytes(encode_json(doc))
+    rows_ok = None
+    for b in (b for b in listing["benchmarks"] if not b.get("baseline") and "typed-decode" in b["tests"]):
+        res, rows = _run_file(harness, tmp_path, b["id"], "typed-decode", b["formats"][0], path,
+                              objhash.hex64(objhash.hash_value(doc)), "--latency", "--budget-ms", "1")  # fmt: skip
+        assert res.returncode in (0, 3, 4), res.stderr
+        if res.returncode == 0:
+            rows_ok = rows
+            break
+    if rows_ok is None:
+        pytest.skip("no typed-decode row, or none that reads trade")
+    lat = [r for r in rows_ok if r["kind"] == "latency"]
+    assert len(lat) == 1 and not [r for r in rows_ok if r["kind"] == "sample"], "latency replaces timing"
+    r = lat[0]
+    assert r["count"] >= 100_000 and 0 < r["p50_ns"] <= r["p99_ns"] <= r["p9999_ns"] <= r["max_ns"]
+    if "buckets" in r:
+        assert sum(n for _, n in r["buckets"]) == r["count"]
+        # latency.py pools a cell's forks from their buckets: one fork pooled must read as its own row
+        pooled = latency.figures(r["buckets"], r["max_ns"])
+        assert {f: pooled[f] for f in latency.QUANTILES if f in r} == {f: r[f] for f in latency.QUANTILES if f in r}
 
 
 def test_the_read_baselines_allocate_nothing_in_a_timed_operation(harness, listing, tmp_path):

@@ -152,45 +152,6 @@ def test_misbehaving_harness_processes_mark_their_cell_and_the_run_goes_on(tmp_p
     assert json.loads(store.run("r")["manifest_json"])["datasets"][0]["dataset"] == "d"
 
 
-def test_a_row_outside_the_protocol_is_named_with_what_is_wrong_and_left_out():
-    """What `_judge` reports and `Outcome.kept` drops (spec/protocol.md's rows): the numbers the store keeps,
-    divides by or pools. A row the protocol allows, with optional fields null or missing, is kept."""
-    good = [
-        {"kind": "sample", "iterations": 3, "wall_ns": 0, "cpu_ns": None},
-        {"kind": "sample", "iterations": 3, "wall_ns": 10.5, "cpu_ns": 9, "canary_ns": 20_000},
-        {"kind": "alloc", "allocs_per_op": None, "alloc_bytes_per_op": 0, "method": "m"},
-        {"kind": "latency", "count": 5, "p50_ns": 1, "p99_ns": 2, "p999_ns": 2, "p9999_ns": 2, "max_ns": 3},
-        {"kind": "latency", "count": 5, "p50_ns": 1, "p99_ns": 2, "p999_ns": 2, "p9999_ns": 2, "max_ns": 3,
-         "buckets": [[1, 2], [2, 3]]},
-        {"kind": "check", "ok": True}, {"kind": "info", "batch": "anything"},
-    ]  # fmt: skip
-    assert [runner._row_fault(r) for r in good] == [None] * len(good)
-    lat = good[3]
-    bad = {
-        "has iterations 1.0, not a whole number of at least 1": {"kind": "sample", "iterations": 1.0, "wall_ns": 1},
-        "has iterations True, not a whole number of at least 1": {"kind": "sample", "iterations": True, "wall_ns": 1},
-        "has wall_ns -1, not a number of at least 0": {"kind": "sample", "iterations": 1, "wall_ns": -1},
-        "has canary_ns 'x', not a number of at least 0 or null": good[0] | {"canary_ns": "x"},
-        "has cpu_ns inf, not a number of at least 0 or null": good[0] | {"cpu_ns": float("inf")},
-        "has allocs_per_op -2, not a number of at least 0 or null": good[2] | {"allocs_per_op": -2},
-        "has count 0, not a whole number of at least 1": lat | {"count": 0},
-        "has p99_ns None, not a number of at least 0": lat | {"p99_ns": None},
-        "has buckets that are not [highest_ns, count] pairs of numbers of at least 0": lat | {"buckets": [[1]]},
-        "is not a JSON object": [1, 2],
-        "has kind ['sample'], not a string": {"kind": ["sample"]},
-        "has kind None, not a string": {"iterations": 1},
-    }
-    assert {runner._row_fault(r): r for r in bad.values()} == bad
-    out = runner.Outcome("ok", None, [good[0], bad["has wall_ns -1, not a number of at least 0"], [1, 2]], 0.1)
-    assert out.kept("sample") == [good[0]] and out.first("alloc") is None
-    assert runner._judge(
-        out, 0, "", 0, runner.Mode("test", rounds=1, budget_ms=1, min_samples=1, timeout_s=1, n_boot=50)
-    ) == (
-        "failed",
-        "the harness broke the protocol: line 2 (sample) has wall_ns -1, not a number of at least 0",
-    )
-
-
 def test_typed_encode_cells_keep_their_output_sizes_and_get_a_latency_pass(tmp_path):
     script = tmp_path / "fake.py"
     script.write_text(FAKE)

@@ -22,9 +22,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import canary, diff, envinfo, explain, latency, locate, pinning, stats, threads
+from . import canary, diff, envinfo, explain, locate, pinning, stats, threads
 from .corpus.formats import DECODERS
 from .harnesses import Harness, HarnessError
+from .rows import fault as row_fault
 from .store import Store
 
 # Exit codes of spec/protocol.md -> cell status.
@@ -314,7 +315,7 @@ class Outcome:
     def kept(self, kind: str) -> list[dict]:
         """The rows of `kind` the store can keep: a malformed one (a harness's bug, which `_judge` reports
         as the process's failure) is left out, so that nothing downstream divides by or pools it."""
-        return [r for r in self.rows_of(kind) if _row_fault(r) is None]
+        return [r for r in self.rows_of(kind) if row_fault(r) is None]
 
     def first(self, kind: str) -> dict | None:
         found = self.kept(kind)
@@ -651,59 +652,10 @@ def _judge(out: Outcome, code: int | None, stderr: str, rnd: int, mode: Mode) ->
     if not out.rows_of(expected):
         return "failed", f"exit 0 but no {expected} rows in the results file"
     for i, row in enumerate(out.rows):
-        if fault := _row_fault(row):
+        if fault := row_fault(row):
             kind = row.get("kind", "?") if isinstance(row, dict) else "?"
             return "failed", f"the harness broke the protocol: line {i + 1} ({kind}) {fault}"
     return "ok", None
-
-
-# The numbers of each kind of row the store keeps, and what each must be (spec/protocol.md's table of rows;
-# spec/result.schema.json says the same to the conformance tests): "count" a whole number of at least 1,
-# "number" one of at least 0; a field marked optional may be missing or null.
-ROW_NUMBERS: dict[str, dict[str, tuple[str, bool]]] = {
-    "sample": {
-        "iterations": ("count", False),
-        "wall_ns": ("number", False),
-        "cpu_ns": ("number", True),
-        "canary_ns": ("number", True),
-    },
-    "alloc": {"allocs_per_op": ("number", True), "alloc_bytes_per_op": ("number", True)},
-    "latency": {
-        "count": ("count", False),
-        # every percentile latency.py pools; p99999_ns only some harnesses time enough operations for
-        **{f: ("number", f == "p99999_ns") for f in (*latency.QUANTILES, "max_ns")},
-    },
-}
-
-
-def _is(what: str, x: object) -> bool:
-    """Whether `x` is what ROW_NUMBERS calls `what` (JSON's true and false are no numbers here)."""
-    if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x):
-        return False
-    return x >= 1 and isinstance(x, int) if what == "count" else x >= 0
-
-
-def _row_fault(row: dict) -> str | None:
-    """Why a row is not one spec/protocol.md allows, as far as the numbers the store keeps go, or None. A
-    harness's own code must never write one (its bug, not the library's), but the orchestrator must not
-    store, divide by or pool it either (before, a sample without wall_ns stopped the whole run with a
-    KeyError, and one of 0 iterations at finalize with a ZeroDivisionError)."""
-    if not isinstance(row, dict):
-        return "is not a JSON object"
-    if not isinstance(row.get("kind"), str):
-        return f"has kind {row.get('kind')!r}, not a string"
-    for name, (what, optional) in ROW_NUMBERS.get(row["kind"], {}).items():
-        x = row.get(name)
-        if not (x is None and optional) and not _is(what, x):
-            wanted = "a whole number of at least 1" if what == "count" else "a number of at least 0"
-            return f"has {name} {x!r}, not {wanted}" + (" or null" if optional else "")
-    buckets = row.get("buckets") if row["kind"] == "latency" else None
-    if buckets is not None and not (
-        isinstance(buckets, list)
-        and all(isinstance(b, list) and len(b) == 2 and all(_is("number", v) for v in b) for b in buckets)
-    ):
-        return "has buckets that are not [highest_ns, count] pairs of numbers of at least 0"
-    return None
 
 
 def _read_rows(path: Path) -> list[dict]:
