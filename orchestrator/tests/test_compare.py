@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from serbench import runner
+from serbench import runner, stats
 from serbench.cli import main
 from serbench.compare import (
     CI_ONLY,
@@ -123,7 +123,7 @@ def test_a_run_finalized_with_another_estimator_is_flagged_recomputed_and_its_re
     run finalized now records and describes the fast quarter, and one finalized with the fast third
     (2026-11-27 to 2026-12-03) is described as that."""
     store = _two_runs(tmp_path)
-    assert json.loads(store.run("run-a")["env_json"])["estimator"] == "fast quarter"
+    assert json.loads(store.run("run-a")["env_json"])["estimator"] == stats.ESTIMATOR
     today = compare(store, "run-a", "run-b", n_boot=50)
     env = json.loads(store.run("run-a")["env_json"])
     del env["estimator"]  # as a run finalized before 2026-11-27 evening
@@ -132,8 +132,8 @@ def test_a_run_finalized_with_another_estimator_is_flagged_recomputed_and_its_re
     store.db.execute("UPDATE cells SET median_ns=median_ns*1.03, net_ns=net_ns*1.03 WHERE run_id='run-a'")
     cmp = compare(store, "run-a", "run-b", n_boot=50)
     assert cmp.settings == [
-        "estimator of a cell's time: not recorded (fast half or trimmed mean) (A) vs fast quarter (B)",
-        "run A: stored times not from the fast quarter; this comparison computes them again from the samples",
+        f"estimator of a cell's time: not recorded (fast half or trimmed mean) (A) vs {stats.ESTIMATOR} (B)",
+        f"run A: stored times not from the {stats.ESTIMATOR}; this comparison computes them again from the samples",
     ]
     assert [(r.key, r.a_ns, r.b_ns, r.ratio, r.ci) for r in cmp.rows] == [
         (r.key, pytest.approx(r.a_ns), r.b_ns, pytest.approx(r.ratio), r.ci) for r in today.rows
@@ -149,7 +149,13 @@ def test_a_run_finalized_with_another_estimator_is_flagged_recomputed_and_its_re
 
     old, new = (markdown.render(store.run(r), store.cells(r)) for r in ("run-a", "run-b"))
     assert "the mean of the faster half of a cell's processes' medians" in old and '"The fast half"' in old
-    assert "the mean of the fastest quarter of a cell's processes' medians" in new and '"The fast quarter"' in new
+    assert "the mean of the fastest quarter of a cell's processes' times" in new
+    assert '"A process\'s mean for a collected runtime"' in new
+    env["estimator"] = "fast quarter"  # 2026-12-03 to 2026-12-04: every process its median
+    store.db.execute("UPDATE runs SET env_json=? WHERE id='run-a'", (json.dumps(env),))
+    quarter = markdown.render(store.run("run-a"), store.cells("run-a"))
+    assert "the mean of the fastest quarter of a cell's processes' medians" in quarter
+    assert '"The fast quarter"' in quarter
     env["estimator"] = "fast third"
     store.db.execute("UPDATE runs SET env_json=? WHERE id='run-a'", (json.dumps(env),))
     third = markdown.render(store.run("run-a"), store.cells("run-a"))

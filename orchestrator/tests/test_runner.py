@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from serbench import runner, threads
+from serbench import runner, stats, threads
 from serbench.harnesses import Harness
 from serbench.robustness.limits import Limits, run_limited
 from serbench.store import Store
@@ -377,3 +377,32 @@ def test_a_process_started_from_a_worker_thread_still_receives_the_stop_signals(
         assert pool.submit(blocked, threads.unblock_in_child).result() & bits == 0
         ex = pool.submit(run_limited, status, None, Limits(timeout_s=5)).result()
     assert int(ex.stdout.split()[1], 16) & bits == 0, ex
+
+
+def test_finalize_gives_a_collected_runtime_its_processes_means(tmp_path):
+    """Go declares `process_mean` (its collector runs inside the timed batches), native does not: the same
+    samples, one batch in three three times slower, give Go's cell the mean and native's the median, and
+    compare reads them back the same way."""
+    from serbench.compare import compare
+    from serbench.harnesses import harness_classes, process_center
+
+    assert harness_classes()["go"].process_mean and harness_classes()["java"].process_mean
+    assert process_center("native") is stats.median and process_center("no longer registered") is stats.median
+    store = Store(tmp_path / "s.db")
+    ids = {}
+    for run in ("a", "b"):
+        store.create_run(run, "quick", {"seed": 1}, {}, {"datasets": []})
+        for h in ("go", "native"):
+            ids[run, h] = store.add_cell(run, {
+                "harness": h, "bench": "lib", "test": "tree", "dataset": "size-1", "format": "json", "library": "lib",
+                "version": "1", "notes": "", "is_baseline": 0, "baseline_bench": None, "measures": None,
+            })  # fmt: skip
+            for rnd in range(3):
+                per_op = [1000, 1000, 3000] * 4
+                rows = [{"iterations": 10, "wall_ns": 10 * t, "cpu_ns": None} for t in per_op]
+                store.record_round(ids[run, h], rnd, "ok", None, 0.1, rows)
+        runner.finalize(store, run, n_boot=50, seed=1, warmup_k=0)
+    got = {c["harness"]: c["median_ns"] for c in store.cells("a")}
+    assert got == {"go": pytest.approx(5000 / 3), "native": 1000.0}
+    rows = {r.key[0]: r for r in compare(store, "a", "b", n_boot=50).rows}
+    assert rows["go"].medians == ([pytest.approx(5000 / 3)] * 3,) * 2 and rows["native"].medians == ([1000.0] * 3,) * 2

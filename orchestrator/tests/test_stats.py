@@ -110,3 +110,24 @@ def test_steady_state_of_a_long_series_takes_the_steady_half_as_reference():
     assert steady_state([300.0] * 20_000 + [100.0 + i / 1e4 for i in range(10_000)]) == 15_000
     short = [300.0, 301.0] + [100 + i / 100 for i in range(STEADY_EXACT_MAX - 2)]
     assert steady_state(short) == 2
+
+
+def test_a_process_of_a_collected_runtime_counts_its_collections_by_its_mean():
+    """Batches of a collected runtime pay for a collection in some and not others (here one in three, at
+    three times the time): the median of the batches leaves the collections out, the mean is the total
+    time over the operations, what a user pays (stats.Center, fairness.md rule 6). Without collections
+    the two agree."""
+    collected = [[100.0, 100.0, 300.0] * 4, [101.0, 300.0, 101.0] * 4, [300.0, 102.0, 102.0] * 4]
+    assert stats.center_for(True) is stats.fmean and stats.center_for(False) is stats.median
+    by_median = stats.summarize(collected, random.Random(1), n_boot=200, warmup_k=0)
+    by_mean = stats.summarize(collected, random.Random(1), n_boot=200, warmup_k=0, center=stats.fmean)
+    assert by_median.median_ns == 100.0  # the fastest process's median: no collection in it
+    assert by_mean.median_ns == pytest.approx(500 / 3)  # the fastest process's mean: (100+100+300)/3
+    assert by_mean.ci_low_ns <= by_mean.median_ns <= by_mean.ci_high_ns and by_mean.ci_low_ns > 110
+    assert stats.time_of(collected, center=stats.fmean) == pytest.approx(by_mean.median_ns)
+    one = [collected[0]]  # one process: the center of its samples
+    assert stats.time_of(one, center=stats.fmean) == pytest.approx(500 / 3) and stats.time_of(one) == 100.0
+    reps = sorted(stats.time_replicates(one, random.Random(2), 51, stats.fmean))
+    assert reps[25] > 140 and sorted(stats.time_replicates(one, random.Random(2), 51))[25] == 100.0
+    steady = [[100.0, 101.0, 99.0] * 4] * 3
+    assert stats.time_of(steady, center=stats.fmean) == pytest.approx(stats.time_of(steady))

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from statistics import median
 
 from . import canary, runner, stats
+from .harnesses import process_center
 from .report.facts import has_current_estimator, run_noise
 from .report.units import fmt_instr, fmt_ns
 from .store import Store
@@ -237,15 +238,18 @@ def compare(
         run in `again`, computed from its samples."""
         if cell["run_id"] not in again:
             return cell["net_ns"] if cell["net_ns"] is not None else cell["median_ns"]
-        gross = stats.time_of(samples(cell))
-        return gross - stats.time_of(samples(base)) if cell["net_ns"] is not None else gross
+        center = process_center(cell["harness"])
+        gross = stats.time_of(samples(cell), center=center)
+        return gross - stats.time_of(samples(base), center=center) if cell["net_ns"] is not None else gross
 
     def net(cell, base) -> list[float]:
         """Bootstrap replicates of a cell's net time, each cell's (a baseline shared by many rows
         too) drawn once (stats.time_replicates, the run's own estimator)."""
         for c in (cell, base) if base else (cell,):
             if c["id"] not in reps:
-                reps[c["id"]] = stats.time_replicates(samples(c), random.Random(seed + c["id"]), n_boot)
+                reps[c["id"]] = stats.time_replicates(
+                    samples(c), random.Random(seed + c["id"]), n_boot, process_center(c["harness"])
+                )
         if not base:
             return reps[cell["id"]]
         return [x - y for x, y in zip(reps[cell["id"]], reps[base["id"]], strict=True)]
@@ -261,8 +265,10 @@ def compare(
         a_ns, b_ns = time_of(ra, ba), time_of(rb, bb)
         boots = [vb / va for va, vb in zip(net(ra, ba), net(rb, bb), strict=True) if va > 0]
         ci = stats.interval(boots) if boots else (math.nan,) * 2
-        # The test compares round medians: rounds are the independent units (fresh processes).
-        meds = [median(r) for r in sa], [median(r) for r in sb]
+        # The test compares round medians: rounds are the independent units (fresh processes). Each
+        # round's time as the run computes it: its median, or its mean for a collected runtime.
+        center = process_center(key[0])
+        meds = [center(r) for r in sa], [center(r) for r in sb]
         p = stats.mann_whitney_p(*meds)
         ratio = b_ns / a_ns if a_ns > 0 else math.nan
         noise = " and ".join(side for side, c in (("A", ra), ("B", rb)) if within_noise(c))

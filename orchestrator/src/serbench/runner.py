@@ -24,7 +24,7 @@ from pathlib import Path
 
 from . import canary, diff, envinfo, explain, locate, pinning, stats, threads
 from .corpus.formats import DECODERS
-from .harnesses import Harness, HarnessError
+from .harnesses import Harness, HarnessError, process_center
 from .rows import fault as row_fault
 from .store import Store
 
@@ -692,12 +692,15 @@ def _extra_rounds_for(c: Cell, latency_rounds: tuple[int, ...] = (LATENCY_ROUND,
     return rounds
 
 
-def round_medians(per_round: dict[int, list[float]], warmup_k: float) -> dict[int, float]:
-    """Each timed round's median per-iteration time, from its steady state on (stats.steady_state)."""
+def round_medians(
+    per_round: dict[int, list[float]], warmup_k: float, center: stats.Center = stats.median
+) -> dict[int, float]:
+    """Each timed round's per-iteration time (its samples' `center`: the median, or the mean for a
+    collected runtime, `Harness.process_mean`), from its steady state on (stats.steady_state)."""
     out = {}
     for rnd, xs in per_round.items():
         if rnd >= 0 and xs:
-            out[rnd] = stats.median(xs[stats.steady_state(xs, warmup_k) :])
+            out[rnd] = center(xs[stats.steady_state(xs, warmup_k) :])
     return out
 
 
@@ -784,7 +787,8 @@ def run_cells(
     provisional = {
         c.id: canary.Speed(canary.PROVISIONAL_NS) if on and not c.harness.canary_unused else None for c in cells
     }
-    meds = {c.id: round_medians(store.samples(c.id, provisional[c.id]), mode.warmup_k) for c in cells}
+    center = {c.id: process_center(c.harness.name) for c in cells}
+    meds = {c.id: round_medians(store.samples(c.id, provisional[c.id]), mode.warmup_k, center[c.id]) for c in cells}
     wall = {c.id: sum(r["wall_s"] or 0 for k, r in done[c.id].items() if k >= 0) for c in cells}
     extra = {c.id: _extra_rounds_for(c, tuple(mode.latency_rounds())) for c in cells}
     budget = mode.run_budget_s(len(cells))
@@ -842,7 +846,7 @@ def run_cells(
             times = [s["wall_ns"] / s["iterations"] for s in samples]
             xs = canary.adjusted(times, [s.get("canary_ns") for s in samples], provisional[c.id], store.canary_window)
             if out.status == "ok" and xs:
-                meds[c.id] |= round_medians({rnd: xs}, mode.warmup_k)
+                meds[c.id] |= round_medians({rnd: xs}, mode.warmup_k, center[c.id])
         finished += 1
 
     def run_pass(
@@ -997,7 +1001,9 @@ def finalize(store: Store, run_id: str, n_boot: int, seed: int, warmup_k: float 
             if not per_round:
                 continue
             rounds_of[r["id"]] = list(per_round.values())
-            s = stats.summarize(rounds_of[r["id"]], random.Random(seed + r["id"]), n_boot, warmup_k)
+            s = stats.summarize(
+                rounds_of[r["id"]], random.Random(seed + r["id"]), n_boot, warmup_k, process_center(r["harness"])
+            )
             reps_of[r["id"]] = s.replicates
             store.update_cell(
                 r["id"],
@@ -1029,5 +1035,7 @@ def finalize(store: Store, run_id: str, n_boot: int, seed: int, warmup_k: float 
             lo, hi = stats.net_replicates_ci(reps_of[r["id"]], reps_of[b["id"]])
         else:
             mine, base = (stats.trim(rounds_of[x], warmup_k)[0] for x in (r["id"], b["id"]))
-            lo, hi = stats.bootstrap_ci(mine, random.Random(seed - r["id"]), n_boot, minus=base)
+            lo, hi = stats.bootstrap_ci(
+                mine, random.Random(seed - r["id"]), n_boot, minus=base, center=process_center(r["harness"])
+            )
         store.update_cell(r["id"], baseline_ns=bmed, net_ns=r["median_ns"] - bmed, net_ci_low_ns=lo, net_ci_high_ns=hi)

@@ -8,9 +8,27 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
-from statistics import median
+from statistics import fmean, median
+
+#: What one process's samples (per-operation times of equal batches) give as its time: their median, or
+#: their mean, which is its total time over its operations. The median is the default: every batch of a
+#: steady process pays the same costs, so it equals the mean to within 1% (median 0.7% in a quick run of
+#: every harness, 2026-12-04) and leaves out a batch the host stalled. A runtime whose collector runs
+#: inside the timed batches pays for a collection in some batches and not in others, every few
+#: operations (fairness.md rule 6): the median of its batches leaves that cost out whenever collections
+#: fall in fewer than half of them, and the mean is what a user pays per operation, as `go test -bench`
+#: and JMH report it (docs/methodology.md, "A process's mean for a collected runtime"). A harness says
+#: which it needs (`Harness.process_mean`).
+Center = Callable[[list[float]], float]
+
+
+def center_for(mean: bool) -> Center:
+    """A process's time from its samples: their mean when `mean`, else their median (`Center`)."""
+    return fmean if mean else median
+
 
 MAD_SCALE = 1.4826  # makes the MAD a consistent estimator of sigma under normality (Rousseeuw & Croux 1993)
 OUTLIER_K = 3.0  # "moderately conservative" cut-off of Leys et al. 2013
@@ -77,14 +95,15 @@ def bootstrap_ci(
     n_boot: int = 1000,
     level: float = 0.95,
     minus: list[list[float]] | None = None,
+    center: Center = median,
 ) -> tuple[float, float]:
-    """Percentile bootstrap CI of median(rounds), or of median(rounds) - median(minus) when a
+    """Percentile bootstrap CI of center(rounds), or of center(rounds) - center(minus) when a
     baseline is given (the two resampled independently)."""
     stats = []
     for _ in range(n_boot):
-        v = median(_resample(rounds, rng))
+        v = center(_resample(rounds, rng))
         if minus:
-            v -= median(_resample(minus, rng))
+            v -= center(_resample(minus, rng))
         stats.append(v)
     return interval(stats, level)
 
@@ -195,7 +214,7 @@ def process_ci(medians: list[float]) -> tuple[float, float, float]:
 FAST_SHARE = 1 / 4
 #: what a run's cell times are, recorded with the run when it is finalized (`runner.finalize`), so that
 #: `compare` can say when two runs' times come from different estimators
-ESTIMATOR = "fast quarter"
+ESTIMATOR = "fast quarter, of process means for a collected runtime"
 #: bootstrap medians drawn per process once, from which every replicate picks (`fast_replicates`)
 MEDIAN_POOL = 100
 
@@ -240,13 +259,13 @@ def _weighted(s: list[float], w: list[float]) -> float:
     return sum(a * b for a, b in zip(w, s, strict=True) if a) / sum(w)
 
 
-def fast_replicates(rounds: list[list[float]], rng: random.Random, n_boot: int) -> list[float]:
+def fast_replicates(rounds: list[list[float]], rng: random.Random, n_boot: int, center: Center = median) -> list[float]:
     """Two-level bootstrap replicates of fast_mean (Davison & Hinkley 1997, §3.8): processes with
     replacement, then each chosen process's median from its samples resampled. The second level
     draws from MEDIAN_POOL bootstrap medians of each process made once, not fresh ones each time, so
     that a run's 1,900 cells take seconds. Without that level the interval misses the next run's
     estimate far more often than its 95% says (docs/methodology.md, "The fast half")."""
-    pools = [[median(rng.choices(r, k=len(r))) for _ in range(MEDIAN_POOL)] for r in rounds]
+    pools = [[center(rng.choices(r, k=len(r))) for _ in range(MEDIAN_POOL)] for r in rounds]
     n = len(pools)
     w = fast_weights(n)  # fast_mean's, computed once for the n_boot replicates
     return [
@@ -255,12 +274,12 @@ def fast_replicates(rounds: list[list[float]], rng: random.Random, n_boot: int) 
     ]
 
 
-def time_replicates(rounds: list[list[float]], rng: random.Random, n_boot: int) -> list[float]:
+def time_replicates(rounds: list[list[float]], rng: random.Random, n_boot: int, center: Center = median) -> list[float]:
     """Bootstrap replicates of a cell's time as summarize estimates it: fast_replicates from
-    ROUND_UNIT_MIN processes on, else the median of the one process's resampled samples."""
+    ROUND_UNIT_MIN processes on, else the center of the one process's resampled samples."""
     if len(rounds) >= ROUND_UNIT_MIN:
-        return fast_replicates(rounds, rng, n_boot)
-    return [median(_resample(rounds, rng)) for _ in range(n_boot)]
+        return fast_replicates(rounds, rng, n_boot, center)
+    return [center(_resample(rounds, rng)) for _ in range(n_boot)]
 
 
 def interval(replicates: list[float], level: float = 0.95) -> tuple[float, float]:
@@ -357,17 +376,23 @@ def trim(rounds: list[list[float]], warmup_k: float = WARMUP_K) -> tuple[list[li
     return kept, dropped
 
 
-def time_of(rounds: list[list[float]], medians: list[float] | None = None) -> float:
+def time_of(rounds: list[list[float]], medians: list[float] | None = None, center: Center = median) -> float:
     """A cell's time from its samples per process, warm-up already dropped (trim), as summarize gives
-    it: fast_mean of the process medians (`medians`, when the caller has them) from ROUND_UNIT_MIN
-    processes on, else the median of the samples. `compare` computes it again for a run whose stored
-    times come from another estimator."""
+    it: fast_mean of the process times (each its samples' `center`; `medians`, when the caller has them)
+    from ROUND_UNIT_MIN processes on, else the center of the samples. `compare` computes it again for a
+    run whose stored times come from another estimator."""
     if len(rounds) >= ROUND_UNIT_MIN:
-        return fast_mean(medians if medians is not None else [median(r) for r in rounds])
-    return median([x for r in rounds for x in r])
+        return fast_mean(medians if medians is not None else [center(r) for r in rounds])
+    return center([x for r in rounds for x in r])
 
 
-def summarize(rounds: list[list[float]], rng: random.Random, n_boot: int = 1000, warmup_k: float = WARMUP_K) -> Summary:
+def summarize(
+    rounds: list[list[float]],
+    rng: random.Random,
+    n_boot: int = 1000,
+    warmup_k: float = WARMUP_K,
+    center: Center = median,
+) -> Summary:
     """Per-iteration times grouped by round (process) -> time, 95% CI, spreads, outliers.
 
     With ROUND_UNIT_MIN or more processes the process is the unit of replication: the time is the
@@ -375,17 +400,18 @@ def summarize(rounds: list[list[float]], rng: random.Random, n_boot: int = 1000,
     two-level bootstrap (fast_replicates), because the spread between fresh processes dominates on the
     reference machine and a resampling of the samples alone under-covers (tests/test_timing.py
     measures both). One process gets the two-level bootstrap over its samples,
-    which says only how precisely that one process was measured."""
+    which says only how precisely that one process was measured. `center` is what a process's samples
+    give as its time (`Center`: the median, or the mean for a collected runtime)."""
     rounds, dropped = trim(rounds, warmup_k)
     pooled = [x for r in rounds for x in r]
-    meds = [median(r) for r in rounds]
+    meds = [center(r) for r in rounds]
     reps: list[float] = []
-    mid = time_of(rounds, meds)
+    mid = time_of(rounds, meds, center)
     if len(rounds) >= ROUND_UNIT_MIN:
-        reps = time_replicates(rounds, rng, n_boot)
+        reps = time_replicates(rounds, rng, n_boot, center)
         lo, hi = percentile_ci(reps, mid)
     else:
-        lo, hi = bootstrap_ci(rounds, rng, n_boot)
+        lo, hi = bootstrap_ci(rounds, rng, n_boot, center=center)
     rel = (hi - lo) / 2 / mid if mid > 0 else 0.0
     return Summary(
         mid,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
+from .. import stats
 from .base import BuildOptions, Harness, HarnessError, release_harness_locks
 
 # (module, class). A module that is absent is simply not registered.
@@ -31,6 +32,13 @@ def harness_classes() -> dict[str, type[Harness]]:
     return out
 
 
+def process_center(name: str) -> stats.Center:
+    """What a process's samples give as its time for the harness called `name`: their mean when the
+    harness says so (`Harness.process_mean`), else their median (also for a harness no longer registered)."""
+    c = harness_classes().get(name)
+    return stats.center_for(c is not None and c.process_mean is not None)
+
+
 class UnknownHarness(ValueError):
     """--lang names no registered harness (bad input, not a broken toolchain)."""
 
@@ -50,5 +58,6 @@ __all__ = [
     "UnknownHarness",
     "harness_classes",
     "make",
+    "process_center",
     "release_harness_locks",
 ]

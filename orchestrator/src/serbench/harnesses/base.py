@@ -67,6 +67,10 @@ class Harness:
     #: otherwise why it does not: its samples still carry `canary_ns`, and the run keeps its times as
     #: measured and says why
     canary_unused: str | None = None
+    #: None when a process's time is the median of its samples; otherwise why it is their mean (its total
+    #: time over its operations): a runtime whose collector runs inside the timed batches pays for it in
+    #: some batches and not others, and the median would leave that cost out (stats.Center)
+    process_mean: str | None = None
 
     def __init__(self, root: Path, options: BuildOptions | None = None):
         self.root = root

@@ -33,6 +33,13 @@ def has_current_estimator(run) -> bool:
 # and the docs/methodology.md section that says why. A run that recorded none used the fast half (or,
 # before 2026-11-27, the 20% trimmed mean).
 ESTIMATORS = {
+    "fast quarter, of process means for a collected runtime": (
+        "the mean of the fastest quarter of a cell's processes' times (the fastest of up to 4; beyond, the "
+        "process at the boundary counts by its fraction: (4·x₁ + x₂)/5 of 5, the two fastest of 8), a process's "
+        "time the median of its samples, or their mean for a runtime whose collector runs inside the timed "
+        "batches (Go, Java); one process: the median (mean) of its samples",
+        "A process's mean for a collected runtime",
+    ),
     "fast quarter": (
         "the mean of the fastest quarter of a cell's processes' medians (the fastest of up to 4; beyond, the "
         "process at the boundary counts by its fraction: (4·x₁ + x₂)/5 of 5, the two fastest of 8; one "

@@ -594,13 +594,16 @@ def _trend_section(run, cells: list, history: list[tuple], counting: bool, chart
     if mixed:
         # Each earlier estimator sits above the one after it on the same samples (the fast half above the fast
         # third by 0-1%, the fast third above the quarter by 0.4-1.2%: docs/methodology.md, "The fast third",
-        # "The fast quarter"); a trend across a change shows it.
+        # "The fast quarter"), except that Go's and Java's processes count their collections since 2026-12-04
+        # (a process's mean, not its median: up to 34% more time, "A process's mean for a collected
+        # runtime"); a trend across a change shows it.
         old = sum(not has_current_estimator(r) for r, _ in history)
         out.append(
             f"<p>{old} of these runs computed a cell's time with an earlier estimator (its column below; "
-            'docs/methodology.md, "The fast half", "The fast third" and "The fast quarter"), which gives a little '
-            "more time from the same samples: a step of about 1% where the estimator changes is the "
-            "estimator's, not the library's.</p>"
+            'docs/methodology.md, "The fast half", "The fast third", "The fast quarter" and "A process\'s mean '
+            "for a collected runtime\"), which gives a little more time from the same samples, and Go's and "
+            "Java's rows less (their processes' medians left out some of their collections): a step where the "
+            "estimator changes is the estimator's, not the library's.</p>"
         )
     if not keys:
         out.append("<p>No cell of this run was measured in another stored run of this machine.</p></section>")
