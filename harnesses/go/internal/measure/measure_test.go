@@ -3,6 +3,7 @@ package measure
 import (
 	"runtime"
 	"testing"
+	"time"
 )
 
 func TestHistogramBucketsAndPercentiles(t *testing.T) {
@@ -65,6 +66,40 @@ func TestRunCalibratesToTheTargetAndTakesTheMinimumSamples(t *testing.T) {
 		if s.CanaryNs == 0 {
 			t.Errorf("sample %+v: no canary time", s)
 		}
+	}
+}
+
+func TestACold20msFirstOperationDoesNotSetABatchOfOneWhenWarmOnesTake1ms(t *testing.T) {
+	calls := 0
+	op := func() (uint64, error) {
+		calls++
+		if calls == 1 {
+			time.Sleep(20 * time.Millisecond) // the cold first operation, past the 10 ms target
+		} else {
+			time.Sleep(time.Millisecond)
+		}
+		return uint64(calls), nil
+	}
+	samples, n, _, err := Run(op, 1, 3)
+	if err != nil || len(samples) < 3 {
+		t.Fatalf("samples %d, err %v", len(samples), err)
+	}
+	// warm operations of 1 ms (at least; sleeping may take longer) fill the 10 ms target with several
+	if n < 2 {
+		t.Fatalf("calibrated batch %d: the cold first operation set it", n)
+	}
+	for _, s := range samples {
+		if s.WallNs < MinBatchNs*8/10 {
+			t.Errorf("sample %+v shorter than the 10 ms target", s)
+		}
+	}
+}
+
+func TestASlowOperationStillMakesABatchOfOne(t *testing.T) {
+	op := func() (uint64, error) { time.Sleep(12 * time.Millisecond); return 1, nil }
+	_, n, _, err := Run(op, 1, 2)
+	if err != nil || n != 1 {
+		t.Fatalf("batch %d, err %v: an operation past the target alone is a batch of one", n, err)
 	}
 }
 
