@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 from pathlib import Path
 
@@ -32,6 +33,7 @@ def harness_classes() -> dict[str, type[Harness]]:
     return out
 
 
+@functools.cache  # the registry is fixed in a process; compare and finalize ask once or more per cell
 def process_center(name: str) -> stats.Center:
     """What a process's samples give as its time for the harness called `name`: their mean when the
     harness says so (`Harness.process_mean`), else their median (also for a harness no longer registered)."""
