@@ -131,10 +131,15 @@ def test_a_run_finalized_with_another_estimator_is_flagged_recomputed_and_its_re
     # and times from another estimator: 3% slower than the samples' fast quarter, as a fast half can be
     store.db.execute("UPDATE cells SET median_ns=median_ns*1.03, net_ns=net_ns*1.03 WHERE run_id='run-a'")
     cmp = compare(store, "run-a", "run-b", n_boot=50)
-    assert cmp.settings == [
-        f"estimator of a cell's time: not recorded (fast half or trimmed mean) (A) vs {stats.ESTIMATOR} (B)",
-        f"run A: stored times not from the {stats.ESTIMATOR}; this comparison computes them again from the samples",
-    ]
+    # not a different setting: both sides of each ratio now come from the one estimator
+    assert cmp.settings == [] and cmp.recomputed == ["A (not recorded (fast half or trimmed mean))"]
+    text = render(cmp)
+    assert "Different settings" not in text
+    assert (
+        "Times computed again: the stored times of run A (not recorded (fast half or trimmed mean)) come from an "
+        f"earlier estimator; this comparison computes them from the samples with the {stats.ESTIMATOR}" in text
+    )
+    assert json.loads(to_json(cmp))["recomputed"] == cmp.recomputed
     assert [(r.key, r.a_ns, r.b_ns, r.ratio, r.ci) for r in cmp.rows] == [
         (r.key, pytest.approx(r.a_ns), r.b_ns, pytest.approx(r.ratio), r.ci) for r in today.rows
     ]
@@ -160,6 +165,15 @@ def test_a_run_finalized_with_another_estimator_is_flagged_recomputed_and_its_re
     store.db.execute("UPDATE runs SET env_json=? WHERE id='run-a'", (json.dumps(env),))
     third = markdown.render(store.run("run-a"), store.cells("run-a"))
     assert "the mean of the fastest third of a cell's processes' medians" in third and '"The fast third"' in third
+    # both runs from an earlier estimator, the same one: both computed again, and still no setting differs
+    env_b = json.loads(store.run("run-b")["env_json"])
+    env_b["estimator"] = env["estimator"] = "fast quarter"
+    for run, e in (("run-a", env), ("run-b", env_b)):
+        store.db.execute("UPDATE runs SET env_json=? WHERE id=?", (json.dumps(e), run))
+    both = compare(store, "run-a", "run-b", n_boot=50)
+    assert both.settings == [] and both.recomputed == ["A (fast quarter)", "B (fast quarter)"]
+    assert "the stored times of run A (fast quarter) and run B (fast quarter) come from" in render(both)
+    assert [r.b_ns for r in both.rows] == [pytest.approx(r.b_ns) for r in today.rows]
 
 
 def test_a_noisy_run_is_named_with_its_figures_and_the_ratios_it_leaves_unresolved(tmp_path, capsys):

@@ -82,6 +82,9 @@ class Comparison:
     same_run: bool = False
     machine: list[str] = field(default_factory=list)  # what differs between the two machines
     settings: list[str] = field(default_factory=list)  # ... between the runs' settings and corpora
+    # runs whose stored times came from an earlier estimator ("A", "B"), with it: compare computes their
+    # times again from the samples, so both sides use today's and the estimators do not differ
+    recomputed: list[str] = field(default_factory=list)
     versions: list[str] = field(default_factory=list)  # library versions that differ (often the point)
     commits: tuple[str | None, str | None] = (None, None)
     noisy: list[str] = field(default_factory=list)  # "A (its figures)" for a run that is noisy as a whole
@@ -175,15 +178,12 @@ def _context(cmp: Comparison, ra, rb) -> None:
     est = [e.get("estimator", "not recorded (fast half or trimmed mean)") for e in (ea, eb)]
     cmp.settings = [f"mode: {ra['mode']} (A) vs {rb['mode']} (B)"] if ra["mode"] != rb["mode"] else []
     cmp.settings += _differences(aa, ab, SETTINGS) + _differences(ma, mb, MANIFEST)
-    counted = cmp.measure == "instructions"  # a count has no estimator of a cell's time
-    if est[0] != est[1] and not counted:
-        cmp.settings.append(f"estimator of a cell's time: {est[0]} (A) vs {est[1]} (B)")
-    old = [side for side, r in zip("AB", (ra, rb), strict=True) if not has_current_estimator(r)]
-    if old and not counted:
-        cmp.settings.append(
-            f"run {' and '.join(old)}: stored times not from the {stats.ESTIMATOR}; this comparison computes "
-            "them again from the samples"
-        )
+    # A run finalized with an earlier estimator is computed again with today's (compare() below), so the
+    # two sides never differ by estimator: a note, not a different setting. A count has no estimator.
+    if cmp.measure != "instructions":
+        cmp.recomputed = [
+            f"{side} ({e})" for side, r, e in zip("AB", (ra, rb), est, strict=True) if not has_current_estimator(r)
+        ]
     ha, hb = ea.get("harnesses") or {}, eb.get("harnesses") or {}
     for h in sorted(ha.keys() & hb.keys()):
         for k in sorted(set(ha[h]) | set(hb[h])):
@@ -436,6 +436,14 @@ def render(cmp: Comparison) -> str:
             "not from the libraries.",
             "",
         ]
+    if cmp.recomputed:
+        runs = " and ".join(f"run {r}" for r in cmp.recomputed)
+        out += [
+            f"Times computed again: the stored times of {runs} come from an earlier estimator; this comparison "
+            f"computes them from the samples with the {stats.ESTIMATOR}, so both sides of each ratio come from "
+            "one estimator.",
+            "",
+        ]
     if cmp.commits[0] != cmp.commits[1] or any(cmp.dirty):
         sides = [
             f"{commit} ({side}{', dirty working tree' if dirty else ''})"
@@ -675,6 +683,7 @@ def to_json(cmp: Comparison) -> str:
             "same_run": cmp.same_run,
             "machine_differences": cmp.machine,
             "setting_differences": cmp.settings,
+            "recomputed": cmp.recomputed,
             "version_differences": cmp.versions,
             "noisy_runs": cmp.noisy,
             "commits": cmp.commits,
