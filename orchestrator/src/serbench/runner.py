@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import functools
 import ctypes
+import functools
 import json
 import math
 import os
