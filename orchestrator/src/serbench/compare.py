@@ -82,8 +82,8 @@ class Comparison:
     same_run: bool = False
     machine: list[str] = field(default_factory=list)  # what differs between the two machines
     settings: list[str] = field(default_factory=list)  # ... between the runs' settings and corpora
-    # runs whose stored times came from an earlier estimator ("A", "B"), with it: compare computes their
-    # times again from the samples, so both sides use today's and the estimators do not differ
+    # each run whose stored times came from an earlier estimator, as "A (that estimator)": compare computes
+    # its times again from the samples, so both sides of a ratio use today's and no estimator differs
     recomputed: list[str] = field(default_factory=list)
     versions: list[str] = field(default_factory=list)  # library versions that differ (often the point)
     commits: tuple[str | None, str | None] = (None, None)
