@@ -9,9 +9,10 @@ correcting them"):
   with none falls back to ratio.
 
 The reference is each harness's 5th percentile of the run's process canary medians. A process's time
-is the mean (Go, Java) or median of its samples from its steady state on (stats.steady_state), a cell's
-the mean of its fastest quarter of processes, a row's net its time less its baseline cell's (same
-harness, dataset and format), rows at or below their baseline left out. This approximates what
+is the mean (Go, Java: harnesses.process_center) or median of its samples from its steady state on
+(stats.steady_state), a cell's the fast quarter of its processes (stats.fast_mean), a row's net its
+time less its baseline cell's (same harness, dataset and format), rows at or below their baseline left
+out. This approximates what
 `runner.finalize` does (which also applies the running median of canary.WINDOW and each harness's
 fitted slope), so compare its "ratio" with `tools/canary_effect.py` before reading a difference.
 
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import math
 import sqlite3
 import statistics as st
 import sys
@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "orchestrator" / "src"))
 
-from serbench import pipes, stats  # noqa: E402
+from serbench import harnesses, pipes, stats  # noqa: E402
 
 #: a process: (its time per operation, its canary's median or None)
 Proc = tuple[float, float | None]
@@ -69,8 +69,7 @@ def load(db: sqlite3.Connection, run: str) -> tuple[dict[Key, list[Proc]], dict[
             times = times[stats.steady_state(times) :]
             if not times:
                 continue
-            # a collected runtime's process by its mean (stats.Center, harnesses.process_center)
-            center = st.fmean(times) if key[0] in ("go", "java") else st.median(times)
+            center = harnesses.process_center(key[0])(times)  # a collected runtime's by its mean
             cans = [c for _, c in samples if c]
             out.append((center, st.median(cans) if cans else None))
             if cans:
@@ -80,17 +79,12 @@ def load(db: sqlite3.Connection, run: str) -> tuple[dict[Key, list[Proc]], dict[
     return procs, base, ref
 
 
-def fast_quarter(xs: list[float]) -> float:
-    xs = sorted(xs)
-    return st.fmean(xs[: max(1, math.ceil(len(xs) / 4))])
-
-
 def cell_time(procs: list[Proc], ref: float | None, way: str, zone: float) -> float:
     if way == "raw" or ref is None:
-        return fast_quarter([t for t, _ in procs])
+        return stats.fast_mean([t for t, _ in procs])
     corrected = [t * ref / c if c else t for t, c in procs]
     clean = [t for t, c in procs if c and c <= ref * (1 + zone)]
-    return fast_quarter(clean if way == "select" and clean else corrected)
+    return stats.fast_mean(clean if way == "select" and clean else corrected)
 
 
 def times(procs, base, ref, way: str, zone: float) -> dict[Key, tuple[float, float]]:
