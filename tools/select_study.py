@@ -8,13 +8,14 @@ correcting them"):
 - select: the processes whose canary's median is within ZONE of the reference, as measured; a cell
   with none falls back to ratio.
 
-The reference is each harness's 5th percentile of the run's process canary medians. A process's time
-is the mean (Go, Java: harnesses.process_center) or median of its samples from its steady state on
-(stats.steady_state), a cell's the fast quarter of its processes (stats.fast_mean), a row's net its
-time less its baseline cell's (same harness, dataset and format), rows at or below their baseline left
-out. This approximates what
-`runner.finalize` does (which also applies the running median of canary.WINDOW and each harness's
-fitted slope), so compare its "ratio" with `tools/canary_effect.py` before reading a difference.
+The reference is each harness's clean canary time in the run (canary.reference over its processes'
+canary medians, canary.process_median). A process's time is the mean (Go, Java:
+harnesses.process_center) or median of its samples from its steady state on (stats.steady_state), a
+cell's the fast quarter of its processes (stats.fast_mean), a row's net its time less its baseline
+cell's (same harness, dataset and format), rows at or below their baseline left out; a row agrees
+within compare.AGREE. This approximates what `runner.finalize` does (which also applies the running
+median of canary.WINDOW and each harness's fitted slope, against the store's reference), so compare
+its "ratio" with `tools/canary_effect.py` before reading a difference.
 
     .venv/bin/python tools/select_study.py RUN_A RUN_B [--db results/serbench.db] [--zone 0.05 ...]
 
@@ -26,13 +27,13 @@ from __future__ import annotations
 import argparse
 import collections
 import sqlite3
-import statistics as st
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "orchestrator" / "src"))
 
-from serbench import harnesses, pipes, stats  # noqa: E402
+from serbench import canary, harnesses, pipes, stats  # noqa: E402
+from serbench.compare import AGREE  # noqa: E402
 
 #: a process: (its time per operation, its canary's median or None)
 Proc = tuple[float, float | None]
@@ -70,19 +71,18 @@ def load(db: sqlite3.Connection, run: str) -> tuple[dict[Key, list[Proc]], dict[
             if not times:
                 continue
             center = harnesses.process_center(key[0])(times)  # a collected runtime's by its mean
-            cans = [c for _, c in samples if c]
-            out.append((center, st.median(cans) if cans else None))
-            if cans:
-                canaries[key[0]].append(out[-1][1])
+            can = canary.process_median([c for _, c in samples])
+            out.append((center, can))
+            if can is not None:
+                canaries[key[0]].append(can)
         procs[key] = out
-    ref = {h: st.quantiles(v, n=20)[0] for h, v in canaries.items() if len(v) >= 2}
-    return procs, base, ref
+    return procs, base, {h: canary.reference(v) for h, v in canaries.items()}
 
 
 def cell_time(procs: list[Proc], ref: float | None, way: str, zone: float) -> float:
     if way == "raw" or ref is None:
         return stats.fast_mean([t for t, _ in procs])
-    corrected = [t * ref / c if c else t for t, c in procs]
+    corrected = [t * canary.factor(c, ref) for t, c in procs]
     clean = [t for t, c in procs if c and c <= ref * (1 + zone)]
     return stats.fast_mean(clean if way == "select" and clean else corrected)
 
@@ -123,8 +123,8 @@ def main() -> int:
     for way, zone in ways:
         ta, tb = times(*a, way, zone), times(*b, way, zone)
         rows = [k for k in ta.keys() & tb.keys() if ta[k][1] > 0 and tb[k][1] > 0]
-        net = collections.Counter(k[0] for k in rows if abs(tb[k][1] / ta[k][1] - 1) <= 0.05)
-        gross = sum(abs(tb[k][0] / ta[k][0] - 1) <= 0.05 for k in rows)
+        net = collections.Counter(k[0] for k in rows if abs(tb[k][1] / ta[k][1] - 1) <= AGREE)
+        gross = sum(abs(tb[k][0] / ta[k][0] - 1) <= AGREE for k in rows)
         total = collections.Counter(k[0] for k in rows)
         label = f"select {zone:g}" if way == "select" else way
         by = ", ".join(f"{h} {100 * net[h] / count:.1f}%" for h, count in sorted(total.items()))
