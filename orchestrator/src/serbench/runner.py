@@ -302,6 +302,11 @@ LATENCY_ROUND = -2
 PRESTART_DEPTH = 2
 
 
+def _is_kind(row: object, kind: str) -> bool:
+    """Whether a results line is a row of `kind` (a line that is not an object is no row)."""
+    return isinstance(row, dict) and row.get("kind") == kind
+
+
 @dataclass
 class Outcome:
     status: str
@@ -311,7 +316,7 @@ class Outcome:
     output: bytes | None = None
 
     def rows_of(self, kind: str) -> list[dict]:
-        return [r for r in self.rows if isinstance(r, dict) and r.get("kind") == kind]
+        return [r for r in self.rows if _is_kind(r, kind)]
 
     @functools.cached_property
     def faults(self) -> list[str | None]:
@@ -322,11 +327,7 @@ class Outcome:
     def kept(self, kind: str) -> list[dict]:
         """The rows of `kind` the store can keep: a malformed one (a harness's bug, which `_judge` reports
         as the process's failure) is left out, so that nothing downstream divides by or pools it."""
-        return [
-            r
-            for r, f in zip(self.rows, self.faults, strict=True)
-            if f is None and isinstance(r, dict) and r.get("kind") == kind
-        ]
+        return [r for r, f in zip(self.rows, self.faults, strict=True) if f is None and _is_kind(r, kind)]
 
     def first(self, kind: str) -> dict | None:
         found = self.kept(kind)
