@@ -9,12 +9,15 @@ the canary"). With `--slope X` (repeatable), also with every harness's times giv
 canary's slowdown instead of the one fitted on the run (1: the ratio estimator, as runs did before "How
 much of the canary's slowdown a library feels"). With `--deadzone X` (repeatable), also with a canary
 within X of the clean canary time on the log scale left as measured and one further out corrected only
-beyond X (canary.DEADZONE). "As stored" is what `compare` reads, which computes a run
+beyond X (canary.DEADZONE). Those three correct every process, as runs did before a cell's time came
+from its processes at the run's clean canary speed (canary.ZONE). With `--zone X` (repeatable), also with
+that zone above the run's clean canary time, or `--zone none` with every process corrected
+("Choosing clean processes instead of correcting them"). "As stored" is what `compare` reads, which computes a run
 finalized with an earlier estimator again with today's. The store is not changed: the runs are finalized
 again in a temporary copy.
 
     .venv/bin/python tools/canary_effect.py RUN_A RUN_B [--db results/serbench.db]
-        [--share 1/3 ...] [--window 1 ...] [--slope 1 ...] [--deadzone 0.02 ...]
+        [--share 1/3 ...] [--window 1 ...] [--slope 1 ...] [--deadzone 0.02 ...] [--zone 0.05|none ...]
 
 Prints, for each way, compare's agreement line, the agreement of each harness's cells, and each run's median
 robust CV over its correct cells with the canary slopes it was finalized with.
@@ -102,6 +105,11 @@ def number_0_to_1(what: str):
     return parse
 
 
+def zone(text: str) -> float | None:
+    """A zone above the run's clean canary time (canary.ZONE), or `none` (None: every process corrected)."""
+    return None if text == "none" else number_0_to_1("zone")(text)
+
+
 # a canary slope: 0 (times as measured) to 1 (the ratio estimator)
 slope = number_0_to_1("slope")
 # a canary deadzone: a log distance from the clean canary time
@@ -148,6 +156,14 @@ def main() -> int:
         help="also finalize with a canary this close to the clean time (log scale, 0.02 = about 2%%) left as"
         " measured and one further out corrected beyond it",
     )
+    p.add_argument(
+        "--zone",
+        type=zone,
+        action="append",
+        default=[],
+        help="also finalize with a cell's processes chosen within this zone above the run's clean canary time"
+        " (0.05 = 5%%), or 'none' with every process corrected",
+    )
     a = p.parse_args()
     if not Path(a.db).is_file():
         print(f"canary_effect: no results store at {a.db}", file=sys.stderr)
@@ -172,6 +188,7 @@ def main() -> int:
                 show(f"With the canary, a cell's time the mean of its fastest {x:.3g} of processes:", other, runs)
         finally:
             stats.FAST_SHARE = current
+        other.canary_zone = None  # the ways of correcting below correct every process
         for k in a.window:
             other.canary_window = k
             finalized_again(other, runs, canary_off=False)
@@ -195,6 +212,16 @@ def main() -> int:
             finalized_again(other, runs, canary_off=False)
             show(f"With a deadzone of {x:g} (log scale) around the clean canary time:", other, runs)
         other.canary_deadzone = None
+        for x in a.zone:
+            other.canary_zone = x
+            finalized_again(other, runs, canary_off=False)
+            what = (
+                "every process corrected"
+                if x is None
+                else f"processes chosen within {x:g} of the run's clean canary time"
+            )
+            show(f"With {what}:", other, runs)
+        other.canary_zone = canary.ZONE
         finalized_again(other, runs, canary_off=True)
         show("Without it (the same samples, finalized as under --no-canary):", other, runs)
     return 0

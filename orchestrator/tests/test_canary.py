@@ -182,8 +182,18 @@ def test_the_first_run_on_a_machine_fixes_the_reference_for_the_runs_after_it(tm
     assert b["lib"]["net_ns"] == pytest.approx(800)
     facts = json.loads(store.run("b")["env_json"])["canary"]
     # every process of a cell had the same canary: no slope to fit, the ratio estimator's 1
+    # and its own clean time, within 5% of which every process is: all chosen, brought by the run's factor
     assert facts == {
-        "fake": {"reference_ns": 20_000, "processes": 6, "median_slowdown": 1.1, "slope": 1.0, "deadzone": 0.0}
+        "fake": {
+            "reference_ns": 20_000,
+            "processes": 6,
+            "median_slowdown": 1.1,
+            "slope": 1.0,
+            "deadzone": 0.0,
+            "clean_ns": 22_000,
+            "zone": 0.05,
+            "clean_share": 1.0,
+        }
     }
     # compare recomputes from the samples with the same reference: the two runs agree
     cmp = compare.compare(store, "a", "b", n_boot=50)
@@ -317,3 +327,61 @@ def test_a_deadzone_leaves_a_canary_near_the_clean_time_as_measured_and_corrects
     assert canary.factor(150, 200, 1.0, dz) == pytest.approx(200 / 150 / 1.1)  # 25% faster: corrected beyond the zone
     assert canary.factors([242, 210], 200.0, window=1, deadzone=dz) == pytest.approx([1 / 1.1, 1.0])
     assert canary.factor(242, 200, 1.0, 0.0) == canary.factor(242, 200) == pytest.approx(200 / 242)
+
+
+def test_a_cell_takes_its_processes_at_the_runs_clean_speed_as_measured(tmp_path):
+    """Two processes ran at the run's clean canary speed (20,000 ns, and 20,800 within the 5% zone) and one
+    on a slowed core (30,000) that slowed this library by only a tenth: corrected by its canary it would
+    read 1,100 x 2/3 = 733 ns, below the clean ones. Chosen, the cell is its two clean processes, brought by
+    the one factor of the run's clean time to the machine's reference (here 19,000: 0.95). With a single
+    clean process every process is corrected, as without a choice, so that the interval still sees the
+    spread between processes (canary.MIN_CLEAN)."""
+    store = Store(tmp_path / "s.db")
+    lib, _ = _run(store, "r")
+    _record(store, lib, 0, 1_000, 20_000)
+    _record(store, lib, 1, 1_000, 20_800)
+    _record(store, lib, 2, 1_100, 30_000)
+    chosen = store.samples(lib, canary.Speed(19_000, clean_ns=20_000))
+    assert chosen == {0: pytest.approx([950] * 8), 1: pytest.approx([950] * 8)}
+    corrected = store.samples(lib, canary.Speed(19_000, clean_ns=20_000, zone=0.01))  # 20,800 is outside 1%
+    assert corrected == {
+        0: pytest.approx([950] * 8),
+        1: pytest.approx([1_000 * 19 / 20.8] * 8),
+        2: pytest.approx([1_100 * 19 / 30] * 8),
+    }
+    assert store.samples(lib, canary.Speed(19_000)) == corrected  # no clean time: every process corrected
+    assert store.process_count(lib) == 3
+
+
+def test_compare_chooses_the_clean_processes_of_a_run_finalized_before_the_choice(tmp_path):
+    """Run B was finalized correcting every process by the ratio (slope 1, as runs before 2026-12-05 could):
+    its two processes on a slowed core (canary 1.5 times the clean time, the library 1.1 times) came out at
+    733 ns and the fast quarter took that, 27% below A. `compare` computes such a run again with today's
+    estimator, choosing its two clean processes (the run's clean canary time from its own processes), and
+    the two runs agree; its note says so. The run's record keeps every process it ran (n_rounds 4), while
+    its time and interval come from the clean ones."""
+    store = Store(tmp_path / "s.db")
+    _finalized(store, "a", (1_000, 20_000), (200, 20_000))
+    store.canary_slope, store.canary_zone = 1.0, None
+    lib, base = _run(store, "b")
+    for rnd, (ns, canary_ns) in enumerate(((1_000, 20_000), (1_000, 20_000), (1_100, 30_000), (1_100, 30_000))):
+        _record(store, lib, rnd, ns, canary_ns)
+        _record(store, base, rnd, 200, 20_000)
+    runner.finalize(store, "b", 50, 1)
+    old = {c["bench"]: c for c in store.cells("b")}
+    assert old["lib"]["median_ns"] == pytest.approx(1_100 / 1.5) and old["lib"]["n_rounds"] == 4
+    store.set_run_env("b", "estimator", "fast quarter, of process means for a collected runtime")
+    store.canary_slope, store.canary_zone = None, canary.ZONE
+    cmp = compare.compare(store, "a", "b", n_boot=50)
+    assert [r.ratio for r in cmp.rows] == [pytest.approx(1.0)]
+    runner.finalize(store, "b", 50, 1)  # finalized today: the same choice, recorded with the run
+    new = {c["bench"]: c for c in store.cells("b")}
+    assert new["lib"]["median_ns"] == pytest.approx(1_000) and new["lib"]["n_rounds"] == 4
+    env = json.loads(store.run("b")["env_json"])
+    assert env["canary"]["fake"]["clean_ns"] == 20_000 and env["canary"]["fake"]["clean_share"] == 0.75  # 6 of 8
+    from serbench.report import facts
+
+    assert (
+        "a cell's time from its processes whose canary is within 5% of the run's fastest (of all processes: "
+        "fake 75%), the others' corrected only where a cell has none" in facts.canary_text(env)
+    )

@@ -155,7 +155,7 @@ def test_a_run_finalized_with_another_estimator_is_flagged_recomputed_and_its_re
     old, new = (markdown.render(store.run(r), store.cells(r)) for r in ("run-a", "run-b"))
     assert "the mean of the faster half of a cell's processes' medians" in old and '"The fast half"' in old
     assert "the mean of the fastest quarter of a cell's processes' times" in new
-    assert '"A process\'s mean for a collected runtime"' in new
+    assert '"Choosing clean processes instead of correcting them"' in new
     env["estimator"] = "fast quarter"  # 2026-12-03 to 2026-12-04: every process its median
     store.db.execute("UPDATE runs SET env_json=? WHERE id='run-a'", (json.dumps(env),))
     quarter = markdown.render(store.run("run-a"), store.cells("run-a"))

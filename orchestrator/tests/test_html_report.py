@@ -256,10 +256,13 @@ def test_a_trend_across_runs_finalized_with_different_estimators_names_each_runs
     serde = next(
         c for c in _data(page)["charts"] if c["kind"] == "trend" and c["label"] == "rust/serde/tree/size-2/json"
     )
-    assert [p["estimator"] for p in serde["points"]] == ["The fast half", "A process's mean for a collected runtime"]
+    assert [p["estimator"] for p in serde["points"]] == [
+        "The fast half",
+        "Choosing clean processes instead of correcting them",
+    ]
     assert "1 of these runs computed a cell's time with an earlier estimator" in page
     assert "<th>Estimator</th>" in page and ">the fast half</td>" in page
-    assert ">a process&#x27;s mean for a collected runtime</td>" in page
+    assert ">choosing clean processes instead of correcting them</td>" in page
 
 
 def test_compare_as_html_has_the_ratio_the_ci_and_the_verdict_of_every_cell(store, tmp_path, capsys):

@@ -9,6 +9,10 @@ start to end. The canary, timed a few microseconds before each batch on the same
 slowdown: each sample's time is multiplied by `(reference / median(canary_ns of the WINDOW samples
 around it)) ** slope`, i.e. brought to the speed at which the harness's canary takes `reference` ns.
 
+A cell's time comes from its processes at the run's clean speed (`brought`, ZONE) when it has two or more,
+as measured but for one factor per run that brings its clean speed to the machine's reference; the
+correction below, process by process, is for a cell that has fewer.
+
 This is a control variate on the log scale (Glasserman, *Monte Carlo Methods in Financial Engineering*,
 2004, section 4.1; Lavenberg and Welch, "A perspective on the use of control variables", Management
 Science 27(3), 1981): log time minus `slope` times the canary's log slowdown. With a slope of 1 it is
@@ -58,6 +62,19 @@ MAX_SLOPE = 1.0
 # one and a noisy one: every width tried (0.02, 0.05, 0.1) agreed on fewer cells than none, by 1.4-6.5
 # points, so runs use none; tools/canary_effect.py --deadzone measures it again on a stored pair.
 DEADZONE = 0.0
+# How far above the run's own clean canary time (`reference` of its processes) a process's canary median may be
+# for the process to count as clean (`brought`): a cell's time then comes from its clean processes, brought
+# to the machine's speed by one factor for the run, and only a cell with none has each process corrected by
+# its own canaries. A correction adds the canary's own noise to every process, and over-corrects a library
+# that feels less of the host's slowdown than its harness's fitted slope says, which the fast quarter then
+# picks; choosing does neither. On the eight quick pairs of 2026-12-04 (docs/methodology.md, "Choosing
+# clean processes instead of correcting them"; `serbench compare` of the same samples) it agreed on 0 to
+# 5.4 points more cells than correcting every process (+2.0 on average, +0.5 and +2.4 on the two pairs
+# the zone was not chosen on); in tools/select_study.py 5% agreed on more cells than 3% and as many as 10%.
+ZONE = 0.05
+# The fewest clean processes a cell's time is computed from (`brought`): with one, its interval would be that
+# process's samples alone and say nothing of the spread between processes, so such a cell is corrected.
+MIN_CLEAN = 2
 # While a run is under way, times are brought to a canary of this many ns: only ratios within a harness
 # (a cell against its own processes and its baseline) are used then, so any constant will do.
 PROVISIONAL_NS = 20_000.0
@@ -65,12 +82,16 @@ PROVISIONAL_NS = 20_000.0
 
 class Speed(NamedTuple):
     """What a harness's times are brought to the clean speed by (`factors`): the machine's clean canary time,
-    how much of the canary's slowdown the harness's times feel (`slope`), and how far from the clean time,
-    on the log scale, a canary is taken for its own noise (`deadzone`, `factor`)."""
+    how much of the canary's slowdown the harness's times feel (`slope`), how far from the clean time, on
+    the log scale, a canary is taken for its own noise (`deadzone`, `factor`), and the run's own clean
+    canary time with the zone above it within which a process is chosen as clean (`clean_ns`, `zone`,
+    `brought`; None: every process corrected, as runs finalized before 2026-12-05)."""
 
     reference_ns: float
     slope: float = 1.0
     deadzone: float = 0.0
+    clean_ns: float | None = None
+    zone: float = ZONE
 
 
 def recorded(env: dict) -> dict[str, Speed]:
@@ -79,7 +100,7 @@ def recorded(env: dict) -> dict[str, Speed]:
     for a run finalized before the slope was fitted."""
     facts = env.get("canary") or {}
     return {
-        h: Speed(f["reference_ns"], f.get("slope", 1.0), f.get("deadzone", 0.0))
+        h: Speed(f["reference_ns"], f.get("slope", 1.0), f.get("deadzone", 0.0), f.get("clean_ns"), f.get("zone", ZONE))
         for h, f in facts.items()
         if "reference_ns" in f
     }
@@ -124,6 +145,35 @@ def adjusted(times: list[float], canaries: list[int | None], speed: Speed | None
         return list(times)
     fs = factors(canaries, speed.reference_ns, window, speed.slope, speed.deadzone)
     return [t * f for t, f in zip(times, fs, strict=True)]
+
+
+def brought(
+    times: dict[int, list[float]], canaries: dict[int, list[int | None]], speed: Speed | None, window: int | None
+) -> dict[int, list[float]]:
+    """A cell's processes (per-iteration times by round) as its time is computed from them: with a
+    `speed.clean_ns`, only the processes whose canary's median is within `speed.zone` above it, each
+    brought to the machine's reference by the one factor of the run's clean time (so that runs of a store
+    stay at one speed, and a process's own canary adds no noise); a cell with no such process has each of
+    its processes corrected by its own canaries (`adjusted`), as every process was before the choice.
+    As measured without a speed."""
+    if speed is not None and speed.clean_ns is not None:
+        limit = speed.clean_ns * (1 + speed.zone)
+        clean = [r for r, cs in canaries.items() if (m := process_median(cs)) is not None and m <= limit]
+        if len(clean) >= MIN_CLEAN:
+            f = factor(speed.clean_ns, speed.reference_ns, speed.slope, speed.deadzone)
+            return {r: [t * f for t in times[r]] for r in clean}
+    return {r: adjusted(xs, canaries[r], speed, window) for r, xs in times.items()}
+
+
+def clean_times(medians: dict[str, dict[int, list[tuple[float, float]]]]) -> dict[str, float]:
+    """Each harness's clean canary time in one run (`reference` over its processes' canary medians), from
+    Store.process_medians: what `Speed.clean_ns` is."""
+    out = {}
+    for harness, cells in medians.items():
+        ref = reference([c for procs in cells.values() for _, c in procs])
+        if ref is not None:
+            out[harness] = ref
+    return out
 
 
 def reference(medians: list[float]) -> float | None:

@@ -219,6 +219,12 @@ def compare(
     # A run finalized with another estimator (stats.ESTIMATOR) has its times computed again from its
     # samples, so that both sides of a ratio and its interval come from the one estimator.
     again = {run for run, r in runs.items() if not has_current_estimator(r)}
+    for run in again:  # finalized before processes were chosen at the run's clean speed: choose them now
+        clean = canary.clean_times(store.process_medians(run)) if store.canary_zone is not None else {}
+        canary_refs[run] = {
+            h: s._replace(clean_ns=clean.get(h), zone=store.canary_zone) if s.clean_ns is None else s
+            for h, s in canary_refs[run].items()
+        }
     ca, every_a = _cells(rows_of[run_a])
     cb, every_b = _cells(rows_of[run_b])
     rows: list[Row] = []

@@ -966,7 +966,8 @@ def canary_on(store: Store, run_id: str) -> bool:
 def canary_references(store: Store, run_id: str) -> dict[str, canary.Speed]:
     """The clean canary time of each harness the run measured with a canary (canary.py): the store's for
     this machine, else this run's own, which the store keeps for the runs after it; and the harness's slope
-    in this run (canary.slope, or the store's `canary_slope` when set). Recorded in the run's env
+    in this run (canary.slope, or the store's `canary_slope` when set); and the run's own clean canary time,
+    near which a process's times are taken as measured (canary.brought). Recorded in the run's env
     (`canary`), with each harness's median process slowdown, so that `compare` and the report use the same
     figures. Empty when the run was made with `--no-canary`."""
     if not canary_on(store, run_id):
@@ -985,7 +986,6 @@ def canary_references(store: Store, run_id: str) -> dict[str, canary.Speed]:
             continue
         slope = store.canary_slope if store.canary_slope is not None else canary.slope(list(cells.values()))
         dz = store.canary_deadzone if store.canary_deadzone is not None else canary.DEADZONE
-        refs[harness] = canary.Speed(ref, slope, dz)
         facts[harness] = {
             "reference_ns": round(ref, 1),
             "processes": len(meds),
@@ -993,6 +993,16 @@ def canary_references(store: Store, run_id: str) -> dict[str, canary.Speed]:
             "slope": round(slope, 4),
             "deadzone": dz,
         }
+        clean = canary.reference(meds) if store.canary_zone is not None else None
+        if clean is not None:
+            # the run's own clean time, and the share of its processes a cell's time may come from as measured
+            limit = clean * (1 + store.canary_zone)
+            facts[harness] |= {
+                "clean_ns": round(clean, 1),
+                "zone": store.canary_zone,
+                "clean_share": round(sum(m <= limit for m in meds) / len(meds), 4),
+            }
+        refs[harness] = canary.Speed(ref, slope, dz, clean, store.canary_zone or 0.0)
     store.set_run_env(run_id, "canary", facts)
     return refs
 
@@ -1031,7 +1041,7 @@ def finalize(store: Store, run_id: str, n_boot: int, seed: int, warmup_k: float 
                 rcv_within=s.rcv_within,
                 cv_between=s.cv_between,
                 rel_ci=s.rel_ci,
-                n_rounds=s.rounds,
+                n_rounds=store.process_count(r["id"]),  # all it ran, also where its time uses fewer
                 warmup_dropped=s.warmup_dropped,
             )
     rows = store.cells(run_id)  # again, now with the medians

@@ -214,7 +214,7 @@ def process_ci(medians: list[float]) -> tuple[float, float, float]:
 FAST_SHARE = 1 / 4
 #: what a run's cell times are, recorded with the run when it is finalized (`runner.finalize`), so that
 #: `compare` can say when two runs' times come from different estimators
-ESTIMATOR = "fast quarter, of process means for a collected runtime"
+ESTIMATOR = "fast quarter of the processes at the run's clean canary speed, of process means for a collected runtime"
 #: bootstrap medians drawn per process once, from which every replicate picks (`fast_replicates`)
 MEDIAN_POOL = 100
 

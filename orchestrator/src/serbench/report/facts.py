@@ -33,6 +33,15 @@ def has_current_estimator(run) -> bool:
 # and the docs/methodology.md section that says why. A run that recorded none used the fast half (or,
 # before 2026-11-27, the 20% trimmed mean).
 ESTIMATORS = {
+    "fast quarter of the processes at the run's clean canary speed, of process means for a collected runtime": (
+        "the mean of the fastest quarter of a cell's processes' times (the fastest of up to 4; beyond, the "
+        "process at the boundary counts by its fraction: (4·x₁ + x₂)/5 of 5, the two fastest of 8), of the "
+        "processes whose canary ran within 5% of the run's fastest when a cell has two or more, else of all "
+        "its processes each corrected by its canary; a process's time the median of its samples, or their mean "
+        "for a runtime whose collector runs inside the timed batches (Go, Java); one process: the median "
+        "(mean) of its samples",
+        "Choosing clean processes instead of correcting them",
+    ),
     "fast quarter, of process means for a collected runtime": (
         "the mean of the fastest quarter of a cell's processes' times (the fastest of up to 4; beyond, the "
         "process at the boundary counts by its fraction: (4·x₁ + x₂)/5 of 5, the two fastest of 8), a process's "
@@ -183,9 +192,17 @@ def canary_text(env: dict) -> str:
     if used:
         slow = ", ".join(f"{h} {f['median_slowdown'] - 1:+.1%}" for h, f in sorted(used.items()))
         slopes = ", ".join(f"{h} {f['slope']:.2f}" for h, f in sorted(used.items()) if "slope" in f)
+        clean = ", ".join(f"{h} {f['clean_share']:.0%}" for h, f in sorted(used.items()) if "clean_share" in f)
+        zone = next((f["zone"] for f in used.values() if "zone" in f), None)
         out = (
             "times brought to each harness's clean speed by the canary timed before each batch "
             f"(median process against the machine's reference: {slow}"
+            + (
+                f"; a cell's time from its processes whose canary is within {zone:.0%} of the run's fastest "
+                f"(of all processes: {clean}), the others' corrected only where a cell has none"
+                if clean
+                else ""
+            )
             + (f"; share of the canary's slowdown the times feel, fitted on the run: {slopes}" if slopes else "")
             + "; docs/methodology.md, 'The canary')"
         )

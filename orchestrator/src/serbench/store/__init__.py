@@ -148,6 +148,10 @@ class Store:
     # The deadzone every harness's canary is given (canary.factor); None: canary.DEADZONE.
     # tools/canary_effect.py --deadzone finalizes a copy of a store other ways.
     canary_deadzone: float | None = None
+    # The zone above a run's clean canary time within which a process is chosen as clean (canary.brought);
+    # None: no choice, every process corrected (as runs finalized before 2026-12-05). Runs keep canary.ZONE;
+    # tools/canary_effect.py --zone finalizes a copy of a store other ways.
+    canary_zone: float | None = canary.ZONE
 
     def __init__(self, path: Path):
         self.path = path
@@ -440,9 +444,10 @@ class Store:
         return row["s"] or 0.0
 
     def samples(self, cell_id: int, speed: canary.Speed | None = None) -> dict[int, list[float]]:
-        """Per-iteration wall ns, grouped by round; with `speed`, each sample brought to the speed at which
-        the canary takes `speed.reference_ns` by the canaries around it, to the power `speed.slope`
-        (canary.factors; rounds without a canary as measured)."""
+        """Per-iteration wall ns, grouped by round; with `speed`, the rounds the cell's time is computed from,
+        brought to the speed at which the canary takes `speed.reference_ns` (canary.brought: with a
+        `speed.clean_ns`, the rounds at the run's clean speed alone, else each sample by the canaries
+        around it, to the power `speed.slope`; rounds without a canary as measured)."""
         out: dict[int, list[float]] = {}
         canaries: dict[int, list[int | None]] = {}
         for r in self.db.execute(
@@ -452,7 +457,14 @@ class Store:
         ):
             out.setdefault(r["round"], []).append(r["wall_ns"] / r["iterations"])
             canaries.setdefault(r["round"], []).append(r["canary_ns"])
-        return {rnd: canary.adjusted(xs, canaries[rnd], speed, self.canary_window) for rnd, xs in out.items()}
+        return canary.brought(out, canaries, speed, self.canary_window)
+
+    def process_count(self, cell_id: int) -> int:
+        """How many timed processes (rounds with samples) the cell has, whichever its time is computed from."""
+        row = self.db.execute(
+            "SELECT COUNT(DISTINCT round) AS n FROM samples WHERE cell_id=? AND round>=0", (cell_id,)
+        ).fetchone()
+        return row["n"]
 
     def process_medians(self, run_id: str) -> dict[str, dict[int, list[tuple[float, float]]]]:
         """Each harness's processes in the run, per cell: (median ns per iteration, median canary ns), for
