@@ -127,6 +127,39 @@ def finalized_again(store: Store, runs: tuple[str, str], canary_off: bool) -> No
         runner.finalize(store, run, n_boot, args.get("seed", 1), compare._warmup_k(args))
 
 
+def window_title(k: int | None) -> str:
+    if k is None:
+        return "With each process divided by its canary's median:"
+    if k == 1:
+        return "With each sample divided by the canary timed just before it:"
+    return f"With each sample divided by the median of the {k} canaries around it:"
+
+
+def slope_title(x: float) -> str:
+    what = " (the ratio estimator)" if x == 1 else " (times as measured)" if x == 0 else ""
+    return f"With a slope of {x:g} for every harness{what}:"
+
+
+def deadzone_title(x: float) -> str:
+    return f"With a deadzone of {x:g} (log scale) around the clean canary time:"
+
+
+def zone_title(x: float | None) -> str:
+    if x is None:
+        return "With every process corrected:"
+    return f"With processes chosen within {x:g} of the run's clean canary time:"
+
+
+def each_way(other: Store, runs: tuple[str, str], setting: str, values: list, title, after) -> None:
+    """Finalize both runs in `other` (the copy) with its `setting` at each of `values` and show what
+    compare says, then leave the setting at `after` (what the runs are finalized with)."""
+    for x in values:
+        setattr(other, setting, x)
+        finalized_again(other, runs, canary_off=False)
+        show(title(x), other, runs)
+    setattr(other, setting, after)
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("run_a")
@@ -189,39 +222,10 @@ def main() -> int:
         finally:
             stats.FAST_SHARE = current
         other.canary_zone = None  # the ways of correcting below correct every process
-        for k in a.window:
-            other.canary_window = k
-            finalized_again(other, runs, canary_off=False)
-            what = (
-                "each process divided by its canary's median"
-                if k is None
-                else "each sample divided by the canary timed just before it"
-                if k == 1
-                else f"each sample divided by the median of the {k} canaries around it"
-            )
-            show(f"With {what}:", other, runs)
-        other.canary_window = canary.WINDOW  # as the runs are finalized
-        for x in a.slope:
-            other.canary_slope = x
-            finalized_again(other, runs, canary_off=False)
-            what = " (the ratio estimator)" if x == 1 else " (times as measured)" if x == 0 else ""
-            show(f"With a slope of {x:g} for every harness{what}:", other, runs)
-        other.canary_slope = None
-        for x in a.deadzone:
-            other.canary_deadzone = x
-            finalized_again(other, runs, canary_off=False)
-            show(f"With a deadzone of {x:g} (log scale) around the clean canary time:", other, runs)
-        other.canary_deadzone = None
-        for x in a.zone:
-            other.canary_zone = x
-            finalized_again(other, runs, canary_off=False)
-            what = (
-                "every process corrected"
-                if x is None
-                else f"processes chosen within {x:g} of the run's clean canary time"
-            )
-            show(f"With {what}:", other, runs)
-        other.canary_zone = canary.ZONE
+        each_way(other, runs, "canary_window", a.window, window_title, canary.WINDOW)  # as runs are finalized
+        each_way(other, runs, "canary_slope", a.slope, slope_title, None)
+        each_way(other, runs, "canary_deadzone", a.deadzone, deadzone_title, None)
+        each_way(other, runs, "canary_zone", a.zone, zone_title, canary.ZONE)
         finalized_again(other, runs, canary_off=True)
         show("Without it (the same samples, finalized as under --no-canary):", other, runs)
     return 0

@@ -385,3 +385,31 @@ def test_compare_chooses_the_clean_processes_of_a_run_finalized_before_the_choic
         "a cell's time from its processes whose canary is within 5% of the run's fastest (of all processes: "
         "fake 75%), the others' corrected only where a cell has none" in facts.canary_text(env)
     )
+
+
+def test_canary_effect_with_zone_none_corrects_every_process_as_runs_did_before_the_choice(tmp_path):
+    """In B one process of the library and one of its baseline ran while the canary read 30% slow; the
+    baseline felt all of it and the library none, so the slope fitted over both cells is about a half.
+    Corrected, the library's slow-canary process comes out at 1,000 x (20/26)^0.5 = 877 ns, the fastest
+    of its three, and its net 23% below A's; chosen, both cells are their two clean processes and agree
+    with A. `--zone none` shows the first, `--zone 0.05` (the runs' own) the second."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    store = Store(tmp_path / "s.db")
+    _finalized(store, "a", (1_000, 20_000), (200, 20_000))
+    lib, base = _run(store, "b")
+    for rnd, canary_ns in enumerate((20_000, 20_000, 26_000)):
+        _record(store, lib, rnd, 1_000, canary_ns)
+        _record(store, base, rnd, 200 * canary_ns / 20_000, canary_ns)
+    runner.finalize(store, "b", 50, 1)
+    tool = Path(__file__).resolve().parents[2] / "tools" / "canary_effect.py"
+    cmd = [sys.executable, str(tool), "a", "b", "--db", str(tmp_path / "s.db")]
+    out = subprocess.run([*cmd, "--zone", "none", "--zone", "0.05"], capture_output=True, text=True, check=True)
+    stored, rest = out.stdout.split("With every process corrected:")
+    corrected, chosen = rest.split("With processes chosen within 0.05 of the run's clean canary time:")
+    assert "1 of 1 cells (100.0%)" in stored and "1 of 1 cells (100.0%)" in chosen.split("Without it")[0]
+    assert "0 of 1 cells (0.0%)" in corrected
+    bad = subprocess.run([*cmd, "--zone", "2"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "a zone is a number from 0 to 1, not '2'" in bad.stderr
