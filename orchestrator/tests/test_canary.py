@@ -193,6 +193,7 @@ def test_the_first_run_on_a_machine_fixes_the_reference_for_the_runs_after_it(tm
             "clean_ns": 22_000,
             "zone": 0.05,
             "clean_share": 1.0,
+            "min_clean": 2,
         }
     }
     # compare recomputes from the samples with the same reference: the two runs agree
@@ -382,8 +383,8 @@ def test_compare_chooses_the_clean_processes_of_a_run_finalized_before_the_choic
     from serbench.report import facts
 
     assert (
-        "a cell's time from its processes whose canary is within 5% of the run's fastest (of all processes: "
-        "fake 75%), the others' corrected only where a cell has none" in facts.canary_text(env)
+        "a cell's time from its processes whose canary is within 5% of the run's clean canary time (of all "
+        "processes: fake 75%), each process corrected only in a cell with fewer than 2 such" in facts.canary_text(env)
     )
 
 

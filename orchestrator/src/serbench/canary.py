@@ -64,13 +64,14 @@ MAX_SLOPE = 1.0
 DEADZONE = 0.0
 # How far above the run's own clean canary time (`reference` of its processes) a process's canary median may be
 # for the process to count as clean (`brought`): a cell's time then comes from its clean processes, brought
-# to the machine's speed by one factor for the run, and only a cell with none has each process corrected by
-# its own canaries. A correction adds the canary's own noise to every process, and over-corrects a library
+# to the machine's speed by one factor for the run, and only a cell with fewer than MIN_CLEAN has each process
+# corrected by its own canaries. A correction adds the canary's own noise to every process, and over-corrects a library
 # that feels less of the host's slowdown than its harness's fitted slope says, which the fast quarter then
 # picks; choosing does neither. On the eight quick pairs of 2026-12-04 (docs/methodology.md, "Choosing
-# clean processes instead of correcting them"; `serbench compare` of the same samples) it agreed on 0 to
-# 5.4 points more cells than correcting every process (+2.0 on average, +0.5 and +2.4 on the two pairs
-# the zone was not chosen on); in tools/select_study.py 5% agreed on more cells than 3% and as many as 10%.
+# clean processes instead of correcting them"; `serbench compare` of the same samples) it agreed on 0.5 to
+# 5.4 points more cells than correcting every process (2.0 on average; 0.5 and 2.4 on the two pairs the
+# zone was not chosen on), and on 0.2 fewer on the first pair made with it, a quiet one; in
+# tools/select_study.py 5% agreed on more cells than 3% and as many as 10%.
 ZONE = 0.05
 # The fewest clean processes a cell's time is computed from (`brought`): with one, its interval would be that
 # process's samples alone and say nothing of the spread between processes, so such a cell is corrected.
@@ -153,8 +154,9 @@ def brought(
     """A cell's processes (per-iteration times by round) as its time is computed from them: with a
     `speed.clean_ns`, only the processes whose canary's median is within `speed.zone` above it, each
     brought to the machine's reference by the one factor of the run's clean time (so that runs of a store
-    stay at one speed, and a process's own canary adds no noise); a cell with no such process has each of
-    its processes corrected by its own canaries (`adjusted`), as every process was before the choice.
+    stay at one speed, and a process's own canary adds no noise); a cell with fewer than MIN_CLEAN such
+    processes has each of its processes corrected by its own canaries (`adjusted`), as every process was
+    before the choice.
     As measured without a speed."""
     if speed is not None and speed.clean_ns is not None:
         limit = speed.clean_ns * (1 + speed.zone)

@@ -1001,6 +1001,7 @@ def canary_references(store: Store, run_id: str) -> dict[str, canary.Speed]:
                 "clean_ns": round(clean, 1),
                 "zone": store.canary_zone,
                 "clean_share": round(sum(m <= limit for m in meds) / len(meds), 4),
+                "min_clean": canary.MIN_CLEAN,
             }
         refs[harness] = canary.Speed(ref, slope, dz, clean, store.canary_zone or 0.0)
     store.set_run_env(run_id, "canary", facts)

@@ -36,7 +36,7 @@ ESTIMATORS = {
     "fast quarter of the processes at the run's clean canary speed, of process means for a collected runtime": (
         "the mean of the fastest quarter of a cell's processes' times (the fastest of up to 4; beyond, the "
         "process at the boundary counts by its fraction: (4·x₁ + x₂)/5 of 5, the two fastest of 8), of the "
-        "processes whose canary ran within 5% of the run's fastest when a cell has two or more, else of all "
+        "processes whose canary ran within 5% of the run's clean canary time when a cell has two or more, else of all "
         "its processes each corrected by its canary; a process's time the median of its samples, or their mean "
         "for a runtime whose collector runs inside the timed batches (Go, Java); one process: the median "
         "(mean) of its samples",
@@ -194,12 +194,14 @@ def canary_text(env: dict) -> str:
         slopes = ", ".join(f"{h} {f['slope']:.2f}" for h, f in sorted(used.items()) if "slope" in f)
         clean = ", ".join(f"{h} {f['clean_share']:.0%}" for h, f in sorted(used.items()) if "clean_share" in f)
         zone = next((f["zone"] for f in used.values() if "zone" in f), None)
+        fewest = next((f["min_clean"] for f in used.values() if "min_clean" in f), 2)
         out = (
             "times brought to each harness's clean speed by the canary timed before each batch "
             f"(median process against the machine's reference: {slow}"
             + (
-                f"; a cell's time from its processes whose canary is within {zone:.0%} of the run's fastest "
-                f"(of all processes: {clean}), the others' corrected only where a cell has none"
+                f"; a cell's time from its processes whose canary is within {zone:.0%} of the run's clean "
+                f"canary time (of all processes: {clean}), each process corrected only in a cell with fewer than "
+                f"{fewest} such"
                 if clean
                 else ""
             )
