@@ -1003,9 +1003,11 @@ def parser() -> argparse.ArgumentParser:
         "--canary",
         action=argparse.BooleanOptionalAction,
         default=True,
-        help="bring each sample's time to the harness's clean speed by the canaries timed before the batches "
-        "around it (a running median of 5, raised to the share of the canary's slowdown the harness's times feel, "
-        "fitted on the run; docs/methodology.md, 'The canary'; default: on)",
+        help="use the canary timed before each batch: a cell's time from its processes whose canary ran within 5%% "
+        "of the run's clean canary time (two or more), else each sample brought to the harness's clean speed by "
+        "the canaries around it (a running median of 5, raised to the share of the canary's slowdown the "
+        "harness's times feel, fitted on the run); docs/methodology.md, 'The canary', 'Choosing clean processes "
+        "instead of correcting them'; default: on",
     )
     s.add_argument("--out", default=str(ROOT / "results"), help="where <run-id>/report.md goes")
     s.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder")
