@@ -94,6 +94,11 @@ class Speed(NamedTuple):
     clean_ns: float | None = None
     zone: float = ZONE
 
+    @property
+    def clean_limit_ns(self) -> float | None:
+        """The slowest canary median a clean process may have (`clean_ns` raised by `zone`); None: no choice."""
+        return None if self.clean_ns is None else self.clean_ns * (1 + self.zone)
+
 
 def recorded(env: dict) -> dict[str, Speed]:
     """Each harness's Speed as a run's finalize recorded it in the run's env (runner.canary_references):
@@ -158,8 +163,7 @@ def brought(
     processes has each of its processes corrected by its own canaries (`adjusted`), as every process was
     before the choice.
     As measured without a speed."""
-    if speed is not None and speed.clean_ns is not None:
-        limit = speed.clean_ns * (1 + speed.zone)
+    if speed is not None and (limit := speed.clean_limit_ns) is not None:
         clean = [r for r, cs in canaries.items() if (m := process_median(cs)) is not None and m <= limit]
         if len(clean) >= MIN_CLEAN:
             f = factor(speed.clean_ns, speed.reference_ns, speed.slope, speed.deadzone)

@@ -981,7 +981,8 @@ def canary_references(store: Store, run_id: str) -> dict[str, canary.Speed]:
         if harness in unused:
             facts[harness] = {"unused": unused[harness], "processes": len(meds)}
             continue
-        ref = store.canary_reference(machine, harness, run_id, canary.reference(meds))
+        own = canary.reference(meds)  # the run's clean canary time: the store's reference if it has none yet
+        ref = store.canary_reference(machine, harness, run_id, own)
         if ref is None:
             continue
         slope = store.canary_slope if store.canary_slope is not None else canary.slope(list(cells.values()))
@@ -993,17 +994,16 @@ def canary_references(store: Store, run_id: str) -> dict[str, canary.Speed]:
             "slope": round(slope, 4),
             "deadzone": dz,
         }
-        clean = canary.reference(meds) if store.canary_zone is not None else None
-        if clean is not None:
+        zone = store.canary_zone
+        speed = refs[harness] = canary.Speed(ref, slope, dz, own if zone is not None else None, zone or 0.0)
+        if (limit := speed.clean_limit_ns) is not None:
             # the run's own clean time, and the share of its processes a cell's time may come from as measured
-            limit = clean * (1 + store.canary_zone)
             facts[harness] |= {
-                "clean_ns": round(clean, 1),
-                "zone": store.canary_zone,
+                "clean_ns": round(own, 1),
+                "zone": zone,
                 "clean_share": round(sum(m <= limit for m in meds) / len(meds), 4),
                 "min_clean": canary.MIN_CLEAN,
             }
-        refs[harness] = canary.Speed(ref, slope, dz, clean, store.canary_zone or 0.0)
     store.set_run_env(run_id, "canary", facts)
     return refs
 
