@@ -694,10 +694,13 @@ def cmd_test(args) -> int:
 
 
 def cmd_vectors(args) -> int:
+    from ..corpus.conformance import write_conformance
     from ..corpus.vectors import write_vectors
 
     n = write_vectors(ROOT / "vectors")
     say(f"wrote {n} vectors to {ROOT / 'vectors'}")
+    n = write_conformance(ROOT / "vectors" / "conformance")
+    say(f"wrote {n} reference-decoder conformance cases to {ROOT / 'vectors' / 'conformance'}")
     return EXIT_OK
 
 
