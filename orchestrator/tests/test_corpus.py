@@ -80,7 +80,7 @@ def test_xoshiro256starstar_matches_the_reference_sequence():
 
 def test_committed_vectors_are_exactly_what_the_generator_writes(tmp_path):
     write_vectors(tmp_path)
-    committed = sorted(p.name for p in VECTORS.iterdir())
+    committed = sorted(p.name for p in VECTORS.iterdir() if p.is_file())  # conformance/: test_conformance.py
     assert committed == sorted(p.name for p in tmp_path.iterdir())
     for name in committed:
         assert (VECTORS / name).read_bytes() == (tmp_path / name).read_bytes(), name

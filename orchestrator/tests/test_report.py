@@ -70,6 +70,7 @@ def _cell(
     allocs=None,
     library=None,
     alloc_bytes=None,
+    steps=None,
 ):
     cid = store.add_cell(
         run_id,
@@ -85,6 +86,7 @@ def _cell(
             "is_baseline": int(is_baseline),
             "baseline_bench": baseline,
             "measures": None if is_baseline else f"{test} loop",
+            "steps": None if steps is None else json.dumps(steps),
         },
     )
     for rnd in range(3):
@@ -323,3 +325,35 @@ def test_report_says_how_each_library_was_compiled_and_marks_test_hook_runs(tmp_
     text = markdown.render(store.run("r"), store.cells("r"))
     assert "- python, debian -O2: packer, slowjson\n- python, harness -O3 -flto: fastjson" in text
     assert "Test hooks were set (SERBENCH_TEST_SLOW_BENCH=packer, SERBENCH_TEST_SLOW_SPINS=100)" in text
+
+
+def test_a_row_whose_loop_does_other_work_is_shown_apart_and_never_ranked(tmp_path):
+    """spec/fairness.md rule 12: a write row that dumps a prebuilt DOM is faster than every row that
+    builds from the harness's object, and is never ranked beside them."""
+    store = Store(tmp_path / "s.db")
+    store.create_run("w", "quick", {"rounds": 3}, ENV, MANIFEST)
+    _cell(store, "w", "null", "write", "json", 40, is_baseline=True, steps=["hash-output"])
+    contract = ["from-object", "encode", "hash-output"]
+    _cell(store, "w", "builder", "write", "json", 500, baseline="null", steps=contract)
+    _cell(store, "w", "dumper", "write", "json", 200, baseline="null", steps=["prebuilt", "encode", "hash-output"])
+    _cell(store, "w", "silent", "write", "json", 100, baseline="null", steps=["undeclared"])
+    runner.finalize(store, "w", 200, 1)
+    run, cells = store.run("w"), store.cells("w")
+    text = markdown.render(run, cells)
+    write = text[text.index("### Write") : text.index("## Object sizes")]
+    table = write[: write.index("Shown apart")]
+    assert "| builder (1.0) |" in table and "dumper" not in table and "silent" not in table
+    assert (
+        "- python/dumper (json) 161 ns ⚠ other work: prebuilt → encode → hash-output "
+        "(contract: from-object → encode → hash-output)"
+    ) in write
+    assert "- python/silent (json) 60.3 ns ⚠ other work: steps not declared by the harness" in write
+    line = next(x for x in markdown.summary(run, cells).splitlines() if x.startswith("size-1"))
+    assert line.endswith("Write        python/builder (json) 462 ns; other work, not ranked: python/silent and 1 more")
+
+
+def test_cells_stored_before_rows_declared_steps_are_ranked_as_before(tmp_path):
+    store = Store(tmp_path / "s.db")
+    make_run(store, "old")  # no steps in any cell, as every run before spec/fairness.md rule 12
+    summary = markdown.summary(store.run("old"), store.cells("old"))
+    assert "other work" not in summary and "python/fastjson (json)" in summary

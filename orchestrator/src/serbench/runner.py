@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import canary, diff, envinfo, explain, locate, pinning, stats, threads
+from . import canary, contracts, diff, envinfo, explain, locate, pinning, stats, threads
 from .corpus.formats import DECODERS
 from .harnesses import Harness, HarnessError, process_center
 from .rows import fault as row_fault
@@ -186,6 +186,7 @@ class Cell:
             "code_size_bytes": self.bench.get("code_size_bytes"),
             "code_size_method": self.bench.get("code_size_method"),
             "build": self.bench.get("build"),
+            "steps": contracts.stored_steps(self.bench, self.test),
         }
 
 

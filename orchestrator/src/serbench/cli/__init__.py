@@ -26,7 +26,7 @@ from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .. import envinfo, instructions, pinning, pipes, runner
+from .. import contracts, envinfo, instructions, pinning, pipes, runner
 from ..compare import NotComparable, compare
 from ..compare import render as render_compare
 from ..compare import to_json as compare_json
@@ -348,12 +348,14 @@ def cmd_list(args) -> int:
                 b["library"],
                 b["version"],
                 "baseline" if b.get("baseline") else ", ".join(b["tests"]),
+                contracts.listing_text(b),
                 "/".join(b["formats"]),
             ]
             for b in lst["benchmarks"]
         ]
         if rows:
-            _print_columns([["id", "library", "version", "tests", "formats"], *rows], indent="  ")
+            # "work": the row's timed loop against its tests' contracts (spec/fairness.md rule 12)
+            _print_columns([["id", "library", "version", "tests", "work", "formats"], *rows], indent="  ")
     return EXIT_OK
 
 

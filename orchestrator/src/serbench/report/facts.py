@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from statistics import median
 
-from .. import envinfo
+from .. import contracts, envinfo
 from ..stats import ESTIMATOR, NOISY_REL_CI, NOISY_RUN_RCV, NOISY_RUN_REL_CI
 from .units import fmt_count
 
@@ -88,9 +88,16 @@ def within_baseline(c) -> bool:
 def ranked(rows: list) -> tuple[list, list]:
     """(rows ranked by time, rows within baseline noise): a row whose net CI reaches zero is never
     ranked, so it can never look like a winner (a negative net is noise, not speed); those come after
-    the ranked rows, by time too."""
-    rows = sorted(rows, key=time_of)
+    the ranked rows, by time too. Rows whose loop does other work than their test's contract are in
+    neither (`apart`)."""
+    rows = sorted(contracts.split(rows)[0], key=time_of)
     return [c for c in rows if not within_baseline(c)], [c for c in rows if within_baseline(c)]
+
+
+def apart(rows: list) -> list:
+    """Rows whose loop does other work than their test's contract (contracts.py), by time: shown after
+    the ranked rows, with their steps, never ranked beside them (spec/fairness.md rule 12)."""
+    return sorted(contracts.split(rows)[1], key=lambda c: time_of(c) if time_of(c) is not None else 0)
 
 
 def _has(c, key: str) -> bool:

@@ -16,9 +16,11 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+from .. import contracts
 from . import reference
 from .facts import (
     TEST_TITLES,
+    apart,
     estimator_of,
     has_current_estimator,
     instr_of,
@@ -128,6 +130,8 @@ def _row(c, counting: bool) -> dict:
         "lo": lo,
         "hi": hi,
         "noise": bool(ok and not counting and within_baseline(c)),
+        # its loop does other work than the test's contract: drawn apart, never ranked (contracts.py)
+        "apart": contracts.deviation(c) if ok else None,
         "noisy": bool(c["noisy"]),
         "label": f"{c['harness']}/{c['bench']} ({c['format']})",
         "text": _fmt(value, counting) if ok else f"✗ {c['status']}",
@@ -139,9 +143,9 @@ def _ordered(cells: list, counting: bool) -> list:
     """Ranked rows by time, then rows within baseline noise (never ranked), then incorrect and failed
     rows (never drawn as bars): the order of every chart and table."""
     ok = [c for c in cells if c["status"] == "ok" and _value(c, counting) is not None]
-    good, noise = (sorted(ok, key=lambda c: _value(c, counting)), []) if counting else ranked(ok)
+    good, noise = (sorted(contracts.split(ok)[0], key=lambda c: _value(c, counting)), []) if counting else ranked(ok)
     bad = sorted((c for c in cells if c["status"] in ("incorrect", "failed")), key=lambda c: (c["harness"], c["bench"]))
-    return good + noise + bad
+    return good + noise + apart(ok) + bad
 
 
 # --- markup ------------------------------------------------------------------------------------------
@@ -187,6 +191,8 @@ def _time_table(cells: list, counting: bool, show_share: bool = False) -> str:
     for c in cells:
         ok = c["status"] == "ok"
         status = c["status"] if not ok else ("within baseline noise" if _row(c, counting)["noise"] else "ok")
+        if ok and not contracts.keeps_contract(c):
+            status = "not ranked, other work: " + contracts.deviation(c)
         if ok and c["noisy"]:
             status += ", noisy"
         if ok and c["bimodal"]:
@@ -961,15 +967,17 @@ function drawBars(el,spec,s){
   var traces=[],byLang={};
   okRows.forEach(function(r){
     // one trace per language and format, so the legend shows each colour and hatching it uses
-    var key=r.noise?"within baseline noise":r.lang+" · "+r.format;
+    var grey=r.noise||r.apart;
+    var key=r.apart?"other work, not ranked":r.noise?"within baseline noise":r.lang+" · "+r.format;
     if(!byLang[key]){byLang[key]={type:"bar",orientation:"h",name:key,x:[],y:[],customdata:[],
       hovertemplate:"%{y}<br>%{customdata}<extra></extra>",
-      marker:{color:r.noise?"#adb5bd":(D.langColours[r.lang]||"#666"),opacity:r.noise?0.6:1,pattern:{shape:[]}},
+      marker:{color:grey?"#adb5bd":(D.langColours[r.lang]||"#666"),opacity:grey?0.6:1,pattern:{shape:[]}},
       error_x:{type:"data",symmetric:false,array:[],arrayminus:[],visible:!spec.counting,color:"#212529",thickness:1.2,width:3}};
       traces.push(byLang[key]);}
     var t=byLang[key];
     t.x.push(r.value/div);t.y.push(r.label);
-    t.customdata.push(r.text+(r.ci_text?" (95% CI "+r.ci_text+")":"")+(r.noise?" ⚠ within baseline noise":""));
+    t.customdata.push(r.text+(r.ci_text?" (95% CI "+r.ci_text+")":"")+(r.noise?" ⚠ within baseline noise":"")
+      +(r.apart?" ⚠ other work: "+r.apart:""));
     t.marker.pattern.shape.push(pattern(r.format));
     t.error_x.array.push(r.hi!=null?(r.hi-r.value)/div:0);t.error_x.arrayminus.push(r.lo!=null?(r.value-r.lo)/div:0);
   });

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from .. import contracts
 from ..stats import NOISY_REL_CI
 from . import reference
 from .facts import (
     TEST_TITLES,
+    apart,
     dataset_order,
     estimator_of,
     instr_of,
@@ -47,7 +49,18 @@ def _time_cell(c) -> str:
         + (" ⚠ noisy" if c["noisy"] else "")
         + (" ⚠ bimodal" if c["bimodal"] else "")
         + (" ⚠ within baseline noise" if within_baseline(c) else "")
+        + (" ⚠ other work" if not contracts.keeps_contract(c) else "")
     )
+
+
+def _apart_lines(rows: list, time_text) -> list[str]:
+    """The rows shown apart from a table: their loops do other work than the test's contract."""
+    if not rows:
+        return []
+    head = "Shown apart, not ranked: their loops do other work than the test's contract (spec/fairness.md rule 12):"
+    return ["", head, ""] + [
+        f"- {c['harness']}/{c['bench']} ({c['format']}) {time_text(c)}: {contracts.deviation(c)}" for c in rows
+    ]
 
 
 def _instr_cell(c) -> str:
@@ -196,7 +209,8 @@ def _typed_section(entry: dict, cells: list, show_lang: bool, show_code: bool) -
     def key(item):
         tests = item[1]
         c = tests.get("typed-decode") or tests.get("typed-access") or tests.get("typed-encode")
-        return (within_baseline(c), time_of(c))  # rows within baseline noise are never ranked: last
+        # rows whose loops do other work, then rows within baseline noise, are never ranked: last
+        return (not all(contracts.keeps_contract(x) for x in tests.values()), within_baseline(c), time_of(c))
 
     def per_test(tests_of_row, column: str, fmt) -> str:
         return " / ".join(fmt(c[column] if c else None) for c in tests_of_row)
@@ -222,6 +236,7 @@ def _typed_section(entry: dict, cells: list, show_lang: bool, show_code: bool) -
             row.insert(0, harness)
         table.append(row)
     out += _table(header, table)
+    out += _apart_lines(apart(cells), _time_cell)
     lat = sorted((c for c in cells if c["lat_p50_ns"] is not None), key=lambda c: c["lat_p999_ns"])
     if lat:
         out += ["", "One record at a time (latency percentiles from a log-bucketed histogram, < 1.6% error):", ""]
@@ -317,14 +332,16 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
             continue
         for test, title in TEST_TITLES:
             rows = [c for c in in_ds if c["test"] == test]
-            good, noise = (sorted(rows, key=key), []) if counting else ranked(rows)
-            if good or noise:
+            good, noise = (sorted(contracts.split(rows)[0], key=key), []) if counting else ranked(rows)
+            other = apart(rows)
+            if good or noise or other:
                 out += [f"### {title}", ""] + _table(header, [row_of(c, show_lang, show_code) for c in good + noise])
                 if noise:
                     out.append("")
                     out.append(
                         f"Not ranked, within baseline noise (listed last): {', '.join(c['bench'] for c in noise)}."
                     )
+                out += _apart_lines(other, _instr_cell if counting else _time_cell)
                 out.append("")
     alloc_methods = sorted({(c["harness"], c["alloc_method"]) for c in ok if c["alloc_method"]})
     if alloc_methods:
@@ -396,13 +413,18 @@ def summary(run: sqlite3.Row, cells: list[sqlite3.Row], top: int = 3) -> str:
     for ds in dataset_order(manifest):
         for test, title in TEST_TITLES:
             rows = [c for c in ok if c["dataset"] == ds and c["test"] == test]
-            good, noise = (sorted(rows, key=key), []) if counting else ranked(rows)
-            if good or noise:
+            good, noise = (sorted(contracts.split(rows)[0], key=key), []) if counting else ranked(rows)
+            other = apart(rows)
+            if good or noise or other:
                 best = ", ".join(f"{c['harness']}/{c['bench']} ({c['format']}) {shown(c)}" for c in good[:top])
                 if noise:
                     names = ", ".join(f"{c['harness']}/{c['bench']} ({c['format']})" for c in noise[:top])
                     more = f" and {len(noise) - top} more" if len(noise) > top else ""
                     best += ("; " if best else "") + f"within baseline noise: {names}{more}"
+                if other:  # never ranked beside the others: named after them (spec/fairness.md rule 12)
+                    more = f" and {len(other) - 1} more" if len(other) > 1 else ""
+                    c = other[0]
+                    best += ("; " if best else "") + f"other work, not ranked: {c['harness']}/{c['bench']}{more}"
                 lines.append(f"{ds:<13} {title:<12} {best}")
     # counted as the report's "Cells:" line counts them (baselines apart), so the two agree
     bad = [c for c in cells if c["status"] in ("incorrect", "failed")]

@@ -35,6 +35,8 @@ ADDED_COLUMNS = (
     # latency pooled over forks (latency.py): how many forks the lat_* figures cover, and their
     # pooled histogram (None when a harness gives no buckets)
     + [("lat_forks", "INTEGER"), ("lat_buckets_json", "TEXT")]
+    # the steps the row's loop declares for its test (`list`'s `steps`, contracts.py), as JSON
+    + [("steps", "TEXT")]
 )
 # Columns added to other tables, as (table, name, type).
 ADDED_TABLE_COLUMNS = [("samples", "canary_ns", "INTEGER")]  # protocol 1.9, canary.py
@@ -307,6 +309,7 @@ class Store:
             "code_size_bytes",
             "code_size_method",
             "build",
+            "steps",
         ]
         vals = [run_id] + [cell.get(c) for c in cols[1:]]
         self.db.execute(f"INSERT OR IGNORE INTO cells ({','.join(cols)}) VALUES ({','.join('?' * len(cols))})", vals)

@@ -1,0 +1,67 @@
+"""The reference decoders' conformance set (vectors/conformance/, corpus/conformance.py): the committed
+files are what the generator writes, and every answer is one the case's specification allows."""
+
+from __future__ import annotations
+
+import json
+
+from serbench.corpus import conformance as C
+from serbench.robustness import cases as R
+
+from .conftest import VECTORS
+
+CONF = VECTORS / "conformance"
+
+
+def _files(root):
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+
+
+def test_committed_conformance_cases_are_exactly_what_the_generator_writes(tmp_path):
+    C.write_conformance(tmp_path)
+    assert _files(CONF) == _files(tmp_path)
+    for name in _files(CONF):
+        assert (CONF / name).read_bytes() == (tmp_path / name).read_bytes(), name
+
+
+def test_every_case_has_one_answer_accept_with_a_hash_or_reject():
+    m = json.loads((CONF / "manifest.json").read_text())
+    assert m["version"] == C.VERSION
+    names = set()
+    for e in m["cases"]:
+        assert (e["format"], e["name"]) not in names
+        names.add((e["format"], e["name"]))
+        assert e["expect"] in ("accept", "reject")
+        assert ("hash" in e) == (e["expect"] == "accept"), e["name"]
+        assert (CONF / e["file"]).is_file()
+
+
+def test_an_implementation_defined_case_gets_an_answer_its_specification_allows():
+    for c in R.all_cases():
+        if c.expect != R.IMPL or c.cls in C.LEFT_OUT:
+            continue
+        expect, h, why = C.answer(c)
+        assert why, c.name
+        if expect == R.ACCEPT:
+            assert not c.hashes or h in c.hashes, f"{c.format}/{c.name}"
+
+
+def test_the_data_model_rules_are_pinned_in_every_format():
+    by_rule: dict[str, set[str]] = {}
+    for c in C.cases():
+        by_rule.setdefault(c.cls, set()).add(c.format)
+    for rule in ("rule/root-map", "rule/no-nul", "rule/depth"):
+        assert by_rule[rule] >= {"json", "msgpack", "cbor", "ubjson"}, rule
+    assert "bson" in by_rule["rule/no-nul"] and "bson" in by_rule["rule/depth"]
+    depths = {c.name for c in C.cases() if c.cls in ("rule/depth", "mutation/deep-nesting") and c.format == "json"}
+    for k in range(1, 7):  # DESIGN §12: nesting at 10^k for k up to 6
+        assert f"nested-arrays-{10**k}" in depths or f"deep-{10**k}" in depths, k
+
+
+def test_deep_cases_hash_as_the_nested_value_does():
+    from serbench.objhash import hash_value, hex64
+
+    v: object = {}
+    for _ in range(9):
+        v = {"a": v}
+    assert C._deep_map_hash(10) == hex64(hash_value({"a": v}))
