@@ -35,8 +35,9 @@ MAP_DEPTHS = tuple(10**k for k in range(1, 6))
 MAX_CASE_BYTES = 5_000_000
 
 # Implementation-defined robustness cases that the reference decoders accept, with the hash they give
-# (the case's first, or the one whose index follows the reason): everything else the specification leaves open is outside the data model or its
-# grammar as the reference decoders apply it, and they reject it (spec/data-model.md).
+# (the case's first, or the one whose index follows the reason): everything else the specification
+# leaves open is outside the data model or its grammar as the references apply it, and they reject it
+# (spec/data-model.md).
 ACCEPTED = {
     # "-0" has no fraction or exponent: an integer, and integer -0 is 0
     ("json", "number-negative-zero-int"): "int 0: a JSON number without fraction or exponent is an integer",
