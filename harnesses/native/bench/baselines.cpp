@@ -140,6 +140,7 @@ const BenchInfo& bench_info() {
     i.tests = {"tree"};
     i.notes = "no work: the harness's per-iteration overhead (input copy, virtual call, sink)";
     i.measures["tree"] = "copy input into the reused buffer, nothing else (the loop's own overhead)";
+    i.steps["tree"] = {"copy-input"};
 #elif defined(SB_HASH_OBJECT)
     i.id = "hash-object";
     i.tests = {"tree"};

@@ -87,6 +87,30 @@ static std::string measures(const BenchInfo& b, const std::string& test) {
   return "copy input into the reused buffer + streaming decode, hashing from the events";
 }
 
+// The steps of each test's timed loop (`list`'s `steps`): the work contract of spec/fairness.md rule
+// 12 (orchestrator/src/serbench/contracts.py), or for a baseline what it subtracts. A row whose loop
+// does other work declares its own (BenchInfo::steps) with the contract's deviation words: `prebuilt`,
+// `convert`, `decode-unchecked`, `view-unchecked`, `decode-lazy`.
+static std::vector<std::string> default_steps(bool baseline, const std::string& test) {
+  if (test == "write" || test == "typed-encode") {
+    if (baseline) return {"hash-output"};
+    if (test == "write") return {"from-object", "encode", "hash-output"};
+    return {"encode", "hash-output"};
+  }
+  if (test == "incremental") {
+    if (baseline) return {"copy-input", "hash-events"};
+    return {"copy-input", "parse-events", "hash-events"};
+  }
+  if (baseline) return {"copy-input", "visit-all"};  // tree, typed-decode, typed-access
+  if (test == "typed-access") return {"copy-input", "view", "visit-all"};
+  return {"copy-input", "decode", "visit-all"};  // tree, typed-decode
+}
+
+static std::vector<std::string> steps(const BenchInfo& b, const std::string& test) {
+  const auto it = b.steps.find(test);
+  return it != b.steps.end() ? it->second : default_steps(b.baseline, test);
+}
+
 static std::string hex64(uint64_t h) {
   char b[17];
   snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(h));
@@ -309,6 +333,9 @@ static J describe_json(const BenchInfo& b) {
   J m = J::object();
   for (const auto& t : b.tests) m[t] = measures(b, t);
   o["measures"] = m;
+  J s = J::object();
+  for (const auto& t : b.tests) s[t] = steps(b, t);
+  o["steps"] = s;
   return o;
 }
 
@@ -734,6 +761,54 @@ static int cmd_verify(const BenchInfo& b, const Args& a) {
   return rc;
 }
 
+// The conformance set (vectors/conformance/manifest.json; spec/data-model.md): every case through the
+// reference decoder and the object hash, by the logic of `verify --bench hash-object --test tree`. A
+// case expected to be accepted must give its hash, one expected to be rejected must be refused by the
+// reference decoder (exit 6); a format the reference decoder does not read is skipped. Nothing when
+// the directory has no conformance set.
+static void conformance(const BenchInfo& b, const std::string& dir, int& pass, int& fail, int& skip) {
+  const std::string root = dir + "/conformance/";
+  std::string text;
+  if (!read_file(root + "manifest.json", text)) return;
+  const J manifest = J::parse(text);
+  for (const auto& c : manifest["cases"]) {
+    const std::string fmt = c["format"], expect = c["expect"];
+    J row;
+    row["bench"] = b.id;
+    row["test"] = "conformance";
+    row["format"] = fmt;
+    row["vector"] = c["name"];
+    std::string status = "pass", reason;
+    if (!supports(b, "tree", fmt)) {
+      status = "skip";
+      reason = "the native reference decoder does not read " + fmt;
+    } else {
+      uint64_t h = 0;
+      std::string err;
+      const int rc = verify_one(b, "tree", fmt, root + c["file"].get<std::string>(), h, err);
+      if (expect == "accept") {
+        const std::string want = c["hash"];
+        if (rc != kOk)
+          reason = "expected accept with hash " + want + ", got exit " + std::to_string(rc) + ": " + err;
+        else if (hex64(h) != want)
+          reason = "expected hash " + want + ", got " + hex64(h);
+      } else if (expect == "reject") {
+        if (rc == kOk)
+          reason = "expected reject, got accept with hash " + hex64(h);
+        else if (rc != kInput)
+          reason = "expected the reference decoder's rejection (exit 6), got exit " + std::to_string(rc) + ": " + err;
+      } else {
+        reason = "unknown expectation '" + expect + "'";
+      }
+      if (!reason.empty()) status = "fail";
+    }
+    (status == "pass" ? pass : status == "fail" ? fail : skip)++;
+    row["status"] = status;
+    row["reason"] = reason.empty() ? J(nullptr) : J(reason);
+    puts(row.dump(-1, ' ', false, J::error_handler_t::replace).c_str());
+  }
+}
+
 static int cmd_selftest(const BenchInfo& b, const Args& a) {
   if (!a.has("--vectors")) {
     fprintf(stderr, "selftest: missing --vectors\n");
@@ -799,6 +874,9 @@ static int cmd_selftest(const BenchInfo& b, const Args& a) {
       }
     }
   }
+#ifndef SB_COUNTED_WALKS  // once per harness: in hash-object, not in its instruction-count twin
+  if (b.id == "hash-object") conformance(b, dir, pass, fail, skip);
+#endif
   fflush(stdout);
   fprintf(stderr, "%s: %d passed, %d failed, %d skipped\n", b.id.c_str(), pass, fail, skip);
   return fail ? 1 : 0;

@@ -17,8 +17,9 @@
 //  - map keys are strings, unique within their map;
 //  - integers fit int64 or uint64; floats are finite (NaN and infinity are outside the data model);
 //  - nothing outside the data model: MessagePack ext, CBOR tags, undefined and simple values, BSON
-//    types other than double, string, document, array, generic binary, bool, null, int32, int64,
-//    UBJSON high-precision numbers (H).
+//    types other than double, string, document, array, binary, bool, null, int32, int64; a UBJSON
+//    high-precision number (H) is read as the JSON number it holds (an integer that fits, or a
+//    finite double), anything else there is rejected.
 // The differences from the Python reference codec (orchestrator/src/serbench/corpus/formats.py) are
 // listed in docs/libraries.md ("The native reference decoder").
 #include <cmath>
@@ -248,6 +249,67 @@ double f16(uint16_t h) {
 // must fit int64 or uint64 ("-0" is the integer 0); any other number is a double, correctly rounded
 // by strtod (C locale: the harness never calls setlocale), and must be finite (1e400 is rejected;
 // an underflow to 0 or a subnormal is kept, as Python keeps it).
+
+// Reads the JSON number that starts at s[pos] (s holds n bytes; `base` is s's offset in the input,
+// for the messages) into b, and returns the offset just after it. UBJSON's high-precision numbers
+// (H) are JSON numbers too, and are read by the same rules.
+size_t json_number(const uint8_t* s, size_t n, size_t pos, size_t base, Builder& b) {
+  const size_t start = pos;
+  const auto digit = [&](size_t i) { return i < n && s[i] >= '0' && s[i] <= '9'; };
+  const bool neg = pos < n && s[pos] == '-';
+  if (neg) pos++;
+  const size_t digits = pos;
+  if (pos >= n) fail(base + pos, "truncated: expected a digit");
+  if (s[pos] == '0') {
+    pos++;  // a leading zero stands alone: "01" fails at the '1' (expected ',' ..., or not a number)
+  } else if (digit(pos)) {
+    while (digit(pos)) pos++;
+  } else {
+    const uint8_t c = s[pos];
+    fail(base + pos, "expected a digit, found " +
+                         (c >= 0x20 && c < 0x7f ? std::string("'") + static_cast<char>(c) + "'" : "byte " + hex_byte(c)));
+  }
+  const size_t int_end = pos;
+  bool is_float = false;
+  if (pos < n && s[pos] == '.') {
+    pos++;
+    if (!digit(pos)) fail(base + pos, "expected a digit after '.'");
+    while (digit(pos)) pos++;
+    is_float = true;
+  }
+  if (pos < n && (s[pos] == 'e' || s[pos] == 'E')) {
+    pos++;
+    if (pos < n && (s[pos] == '+' || s[pos] == '-')) pos++;
+    if (!digit(pos)) fail(base + pos, "expected a digit in the exponent");
+    while (digit(pos)) pos++;
+    is_float = true;
+  }
+  const std::string text(reinterpret_cast<const char*>(s + start), pos - start);
+  if (!is_float) {
+    uint64_t mag = 0;
+    bool over = false;
+    for (size_t i = digits; i < int_end; i++) {
+      const uint64_t d = s[i] - '0';
+      if (mag > (UINT64_MAX - d) / 10) over = true;
+      mag = mag * 10 + d;
+    }
+    if (!neg && !over) {
+      b.uint(mag);
+      return pos;
+    }
+    if (neg && !over && mag <= (uint64_t(1) << 63)) {
+      b.sint(static_cast<int64_t>(0 - mag));
+      return pos;
+    }
+    fail(base + start, "integer " + text.substr(0, 40) + " does not fit int64 or uint64");
+  }
+  const double v = strtod(text.c_str(), nullptr);
+  if (std::isinf(v))
+    fail(base + start, "number " + text.substr(0, 40) + " overflows a double (infinity is outside the data model)");
+  b.dbl(v, base + start);
+  return pos;
+}
+
 class JsonReader : Input {
  public:
   JsonReader(const char* d, size_t n, Builder& b) : Input(d, n), b_(b) {}
@@ -436,52 +498,7 @@ class JsonReader : Input {
     b_.finish_bytes(T::Str, off, at);
   }
 
-  void number() {
-    const size_t start = pos_;
-    const bool neg = p_[pos_] == '-';
-    if (neg) pos_++;
-    const size_t digits = pos_;
-    const uint8_t first = peek("a digit");
-    if (first == '0') {
-      pos_++;  // a leading zero stands alone: "01" fails at the '1' (expected ',' ...)
-    } else if (first >= '1' && first <= '9') {
-      while (pos_ < len_ && p_[pos_] >= '0' && p_[pos_] <= '9') pos_++;
-    } else {
-      fail(pos_, "expected a digit, found " + what(first));
-    }
-    const size_t int_end = pos_;
-    bool is_float = false;
-    if (pos_ < len_ && p_[pos_] == '.') {
-      pos_++;
-      if (pos_ >= len_ || p_[pos_] < '0' || p_[pos_] > '9') fail(pos_, "expected a digit after '.'");
-      while (pos_ < len_ && p_[pos_] >= '0' && p_[pos_] <= '9') pos_++;
-      is_float = true;
-    }
-    if (pos_ < len_ && (p_[pos_] == 'e' || p_[pos_] == 'E')) {
-      pos_++;
-      if (pos_ < len_ && (p_[pos_] == '+' || p_[pos_] == '-')) pos_++;
-      if (pos_ >= len_ || p_[pos_] < '0' || p_[pos_] > '9') fail(pos_, "expected a digit in the exponent");
-      while (pos_ < len_ && p_[pos_] >= '0' && p_[pos_] <= '9') pos_++;
-      is_float = true;
-    }
-    const std::string text(reinterpret_cast<const char*>(p_ + start), pos_ - start);
-    if (!is_float) {
-      uint64_t mag = 0;
-      bool over = false;
-      for (size_t i = digits; i < int_end; i++) {
-        const uint64_t d = p_[i] - '0';
-        if (mag > (UINT64_MAX - d) / 10) over = true;
-        mag = mag * 10 + d;
-      }
-      if (!neg && !over) return b_.uint(mag);
-      if (neg && !over && mag <= (uint64_t(1) << 63)) return b_.sint(static_cast<int64_t>(0 - mag));
-      fail(start, "integer " + text.substr(0, 40) + " does not fit int64 or uint64");
-    }
-    const double v = strtod(text.c_str(), nullptr);
-    if (std::isinf(v))
-      fail(start, "number " + text.substr(0, 40) + " overflows a double (infinity is outside the data model)");
-    b_.dbl(v, start);
-  }
+  void number() { pos_ = json_number(p_, len_, pos_, 0, b_); }
 
   Builder& b_;
   std::vector<Frame> st_;
@@ -719,7 +736,9 @@ class CborReader : Input {
 // --- BSON 1.1 -------------------------------------------------------------------------------------
 // Every document's int32 length must be at least 5, fit in its parent (the root's must equal the
 // input), and end on its 0x00 terminator, with the elements filling it exactly. Array keys must be
-// "0", "1", ... in order. Binary must be subtype 0x00 (generic); booleans 0x00 or 0x01.
+// "0", "1", ... in order. A binary value of any subtype is its bytes, except the old binary (0x02),
+// whose bytes follow an int32 inner length that must be the binary's length minus 4; booleans are
+// 0x00 or 0x01.
 class BsonReader : Input {
  public:
   BsonReader(const char* d, size_t n, Builder& b) : Input(d, n), b_(b) {}
@@ -802,10 +821,21 @@ class BsonReader : Input {
             fail(pos_ - 4, "binary length " + std::to_string(bl) + " does not fit its document (" +
                                std::to_string(after) + " bytes left)");
           const uint8_t subtype = p_[pos_++];
-          if (subtype != 0)
-            fail(pos_ - 1, "binary subtype " + hex_byte(subtype) + " is outside the data model (only 0x00, generic)");
           const size_t vat = pos_;
-          b_.bytes(T::Bin, take(bl, "binary data"), bl, vat);
+          const uint8_t* data = take(bl, "binary data");
+          if (subtype == 0x02) {
+            // The old binary subtype: an int32 inner length, the binary's length minus 4, then the
+            // bytes, which are the value (bsonspec.org, "subtype 0x02"; spec/data-model.md).
+            if (bl < 4)
+              fail(vat, "binary subtype 0x02 of " + std::to_string(bl) + " bytes is too short for its int32 inner length");
+            const int64_t inner = static_cast<int32_t>(data[0] | data[1] << 8 | data[2] << 16 | uint32_t(data[3]) << 24);
+            if (inner != bl - 4)
+              fail(vat, "binary subtype 0x02's inner length " + std::to_string(inner) + " is not its length minus 4 (" +
+                            std::to_string(bl - 4) + ")");
+            b_.bytes(T::Bin, data + 4, bl - 4, vat);
+          } else {
+            b_.bytes(T::Bin, data, bl, vat);  // every other subtype: its bytes
+          }
           break;
         }
         case 0x08: {
@@ -863,8 +893,9 @@ class BsonReader : Input {
 // Sized (#) and typed ($, always with #) containers, including types Z/T/F whose values take no
 // bytes and [ { whose children's opening marker is implied. An array typed $U is an array of
 // integers, as the UBJSON spec says (py-ubjson reads it as binary by its own convention, which the
-// corpus never writes). N (no-op) is skipped where a value's marker is read inside a container. C
-// (char) must be ASCII. H (high-precision number) is outside the data model.
+// corpus never writes). N (no-op) is skipped inside a container wherever a value's marker or a key
+// may start, and is never a child. C (char) must be ASCII. H (high-precision number) is read as the
+// JSON number its string holds (json_number): an integer that fits, or a finite double.
 class UbjsonReader : Input {
  public:
   UbjsonReader(const char* d, size_t n, Builder& b) : Input(d, n), b_(b) {}
@@ -876,6 +907,7 @@ class UbjsonReader : Input {
       bool closed = false;  // a container ended by its marker: that is the value that completes
       if (!st_.empty() && st_.back().is_map && st_.back().key_next) {
         Frame& f = st_.back();
+        while (!at_end() && p_[pos_] == 'N') pos_++;  // no-ops where a key may start are skipped too
         if (!f.sized && byte("a key or '}'") == '}') {
           b_.close(f.count, pos_ - 1);
           st_.pop_back();
@@ -960,7 +992,8 @@ class UbjsonReader : Input {
       case 'd': return 4;
       case 'L':
       case 'D': return 8;
-      case 'S': return 2;  // length marker and length
+      case 'S':
+      case 'H': return 2;  // length marker and length
       default: return 1;   // i U C, and [ { (at least a closing marker or a # count)
     }
   }
@@ -989,7 +1022,17 @@ class UbjsonReader : Input {
         b_.bytes(T::Str, take(n, "a string"), n, at);
         return false;
       }
-      case 'H': fail(at, "high-precision number (H) is outside the data model");
+      case 'H': {
+        // A high-precision number: a string holding a JSON number, read by JSON's rules (json_number):
+        // an integer that fits int64 or uint64, or a finite double; anything else is rejected.
+        const uint64_t n = length("a high-precision number's length");
+        const uint8_t* s = take(n, "a high-precision number");
+        const size_t base = s - p_;
+        if (n == 0) fail(base, "an empty high-precision number (H) is not a JSON number");
+        const size_t end = json_number(s, n, 0, base, b_);
+        if (end != n) fail(base + end, "a high-precision number (H) that is not a JSON number: bytes after the number");
+        return false;
+      }
       case '[':
       case '{': return open(m == '{', at);
       default: fail(at, "invalid marker " + hex_byte(m));
@@ -1004,10 +1047,7 @@ class UbjsonReader : Input {
       pos_++;
       const size_t tat = pos_;
       type = byte("a container type");
-      if (!strchr("ZTFiUIlLdDCS[{", type) || type == 0) {
-        if (type == 'H') fail(tat, "container type H (high-precision number) is outside the data model");
-        fail(tat, "invalid container type " + hex_byte(type));
-      }
+      if (!strchr("ZTFiUIlLdDCSH[{", type) || type == 0) fail(tat, "invalid container type " + hex_byte(type));
       if (at_end() || p_[pos_] != '#') fail(pos_, "a container type ($) must be followed by a count (#)");
     }
     if (!at_end() && p_[pos_] == '#') {

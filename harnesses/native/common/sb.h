@@ -291,6 +291,9 @@ struct BenchInfo {
   std::string id, library, version, notes;
   std::vector<std::string> formats, tests;
   std::map<std::string, std::string> measures;  // test -> what its loop times, where the default text is not exact
+  // test -> the steps its loop performs (`list`'s `steps`, spec/fairness.md rule 12), only where they
+  // are not the test's contract (main.cpp, default_steps): a deviating row says so here, by its words.
+  std::map<std::string, std::vector<std::string>> steps;
   bool baseline = false;
 };
 

@@ -148,6 +148,7 @@ int cmd_list() {
     row["notes"] = d["notes"];
     row["baseline"] = e.kind == "baseline";
     row["measures"] = d["measures"];
+    row["steps"] = d["steps"];  // test -> the steps its loop performs (spec/fairness.md rule 12)
     // Who compiled the library's code, with which flags (docs/libraries.md, "How each library was
     // compiled"): "debian -O2" (the package's archive or shared object) or "harness <flags>".
     row["build"] = e.build;

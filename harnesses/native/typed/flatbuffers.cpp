@@ -297,6 +297,7 @@ const BenchInfo& bench_info() {
     i.tests = {"typed-access"};
     i.notes = "unchecked: GetRoot without the Verifier (only for trusted bytes), then every field through the "
               "accessors";
+    i.steps["typed-access"] = {"copy-input", "view-unchecked", "visit-all"};
 #else
     i.id = "flatbuffers";
     i.tests = {"typed-encode", "typed-access"};

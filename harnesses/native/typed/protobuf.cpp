@@ -403,6 +403,8 @@ const BenchInfo& bench_info() {
     i.id = "protobuf-convert";
     i.notes = "as protobuf, plus the conversion native records -> messages (encode) and messages -> native "
               "records (decode, range-checked) inside the loop";
+    i.steps["typed-encode"] = {"convert", "encode", "hash-output"};
+    i.steps["typed-decode"] = {"copy-input", "decode", "convert", "visit-all"};
 #else
     i.id = "protobuf";
     i.notes = "generated messages (protoc 3.21.12, spec/schemas/typed.proto) built outside the loop: "
