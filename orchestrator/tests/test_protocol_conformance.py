@@ -10,7 +10,7 @@ import time
 
 import jsonschema
 import pytest
-from serbench import latency, objhash
+from serbench import contracts, latency, objhash
 from serbench.corpus.formats import encode_json
 from serbench.corpus.typed import generate_typed, typed_document
 from serbench.harnesses import BuildOptions, harness_classes
@@ -64,6 +64,19 @@ def test_list_describes_every_benchmark(listing):
         assert {"id", "library", "version", "formats", "tests", "baseline_for"} <= b.keys(), b
         for _test, base in b["baseline_for"].items():
             assert base in ids, f"{b['id']}: baseline {base} not listed"
+
+
+def test_list_declares_the_steps_of_every_row_in_every_test(listing):
+    """spec/fairness.md rule 12: every row says what its loop does, in the contract's words; a row
+    that does other work names its deviation (prebuilt, convert, decode-lazy, ...)."""
+    deviations = set(contracts.STEPS) - {w for steps in contracts.CONTRACTS.values() for w in steps}
+    for b in listing["benchmarks"]:
+        steps = b.get("steps") or {}
+        assert set(steps) == set(b["tests"]), f"{b['id']}: steps for {sorted(steps)}, tests {b['tests']}"
+        for test, words in steps.items():
+            assert words and set(words) <= set(contracts.STEPS), f"{b['id']} {test}: {words}"
+            if not b.get("baseline") and test in contracts.CONTRACTS:
+                assert tuple(words) == contracts.CONTRACTS[test] or set(words) & deviations, f"{b['id']} {test}"
 
 
 def _run(harness, tmp_path, bench, test, fmt, vector, expect=None, *extra):
@@ -273,8 +286,17 @@ def test_verify_prints_the_vector_hash(harness, listing):
     assert res.returncode == 0 and json.loads(res.stdout) == {"hash": v["hash"]}
 
 
-def test_selftest_passes_every_vector(harness):
+def test_selftest_passes_every_vector(harness, listing):
     res = _call(harness, "selftest", "--vectors", str(VECTORS))
     assert res.returncode == 0, [ln for ln in res.stdout.splitlines() if '"fail"' in ln][:5]
-    statuses = [json.loads(ln)["status"] for ln in res.stdout.splitlines() if ln.startswith("{")]
+    lines = [json.loads(ln) for ln in res.stdout.splitlines() if ln.startswith("{")]
+    statuses = [x["status"] for x in lines]
     assert statuses.count("pass") > 100 and "fail" not in statuses
+    # the reference decoders' conformance set (spec/data-model.md): every case of every format, each
+    # with the manifest's answer, so all harnesses answer alike
+    cases = json.loads((VECTORS / "conformance" / "manifest.json").read_text())["cases"]
+    seen = {(x["format"], x["vector"]): x["status"] for x in lines if x.get("test") == "conformance"}
+    assert {(c["format"], c["name"]) for c in cases} == set(seen)
+    ref = next(b for b in listing["benchmarks"] if b["id"] == "hash-object")
+    wrong = sorted(k for k, v in seen.items() if v != "pass" and not (v == "skip" and k[0] not in ref["formats"]))
+    assert wrong == [], wrong[:5]
