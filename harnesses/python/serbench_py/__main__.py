@@ -11,9 +11,9 @@ import sys
 import tracemalloc
 from pathlib import Path
 
-from . import measure
-from .adapters import Bench, LibraryError, lib_call, load_all
-from .hashing import DECODERS, ModelError, RefError, hash_value, hex64
+from . import measure, steps
+from .adapters import BASELINE_OF, Bench, LibraryError, lib_call, load_all
+from .hashing import DECODERS, ModelError, RefError, hash_binary, hash_object, hex64
 from .typed_adapters import TYPED_TESTS
 
 # The typed module (records, loader, typed hash) is imported by the typed commands only: it cost a
@@ -21,11 +21,21 @@ from .typed_adapters import TYPED_TESTS
 
 EXIT_OK, EXIT_USAGE, EXIT_REJECTED, EXIT_MISMATCH, EXIT_UNSUPPORTED, EXIT_INPUT = 0, 2, 3, 4, 5, 6
 KNOWN = Path(__file__).resolve().parent.parent / "known-deviations.json"
-# What the timed loop does, per test: reported with every cell (issue 2: say when decode is timed alone).
+# What the timed loop does, per test: reported with every cell. Since issue 69 every loop hashes what
+# its library gives back, in C (sbwalk), as the compiled harnesses' loops do, and subtracts a baseline
+# that does the same hashing without the library.
 MEASURES = {
-    "write": "encode(obj) only; the output is decoded and hashed once, outside the loop",
-    "tree": "copy input + decode; the hash is checked once, outside the loop",
-    "incremental": "copy input + streaming decode; the hash is checked once, outside the loop",
+    "write": "encode(obj) + hash the output bytes (sbwalk.hash_binary); the output is also decoded by the reference "
+    "decoder and hashed once, outside the loop",
+    "tree": "copy input + decode + walk every decoded value with the object hash in C (sbwalk.hash_object); "
+    "the hash is checked once, outside the loop",
+    "incremental": "copy input + streaming decode + hash what it gives (events: sbwalk.hash_events; a tree: "
+    "sbwalk.hash_object); the hash is checked once, outside the loop",
+}
+BASELINE_MEASURES = {
+    "write": "hash the input file's bytes (sbwalk.hash_binary)",
+    "tree": "copy input + walk the harness's own object (the reference decoder's) with sbwalk.hash_object",
+    "incremental": "copy input + feed the harness's object as (event, value) pairs to sbwalk.hash_events",
 }
 
 
@@ -62,20 +72,42 @@ def reference(fmt: str, data: bytes, memo: dict | None = None):
 
 
 def operation(bench: Bench, test: str, fmt: str, data: bytes, memo: dict | None = None):
-    """(timed op, its argument) for one cell (the input is decoded by the reference decoder for write
-    rows; `memo` as in `reference`)."""
+    """(timed op, its argument) for one cell. Every op returns the hash of what it made, computed inside
+    it (the sink: the loop keeps the int). The input is decoded by the reference decoder for write rows
+    and baselines; `memo` as in `reference`."""
     if bench.baseline:
-        return (bench.encode if test == "write" else (lambda d: bench.decode(_copy(d)))), data
+        return bench.base_op(data, None if test == "write" else reference(fmt, data, memo))
     if bench.reads:
         obj = reference(bench.reads, data, memo)
         if test == "write":
-            return bench.encode, obj
-        return (lambda d: bench.decode(_copy(d))), lib_call(bench.encode, obj)
+            return _write_op(bench.encode), obj
+        return _tree_op(bench.decode), lib_call(bench.encode, obj)
     if test == "write":
-        return bench.encode, reference(fmt, data, memo)
+        return _write_op(bench.encode), reference(fmt, data, memo)
     if test == "tree":
-        return (lambda d: bench.decode(_copy(d))), data
-    return (lambda d: bench.stream(_copy(d))), data
+        return _tree_op(bench.decode), data
+    return _copied(bench.stream), data
+
+
+def _write_op(encode):
+    def op(obj, encode=encode, hash_out=hash_binary):
+        return hash_out(encode(obj))
+
+    return op
+
+
+def _tree_op(decode):
+    def op(d, decode=decode, copy=_copy, walk=hash_object):
+        return walk(decode(copy(d)))
+
+    return op
+
+
+def _copied(fn):
+    def op(d, fn=fn, copy=_copy):
+        return fn(copy(d))
+
+    return op
 
 
 def check(bench: Bench, test: str, fmt: str, data: bytes, memo: dict | None = None) -> tuple[str, bytes | None]:
@@ -87,14 +119,14 @@ def check(bench: Bench, test: str, fmt: str, data: bytes, memo: dict | None = No
     try:
         if bench.baseline:
             # a baseline's check proves the harness reads the file right: the reference decoder's hash
-            return hex64(hash_value(reference(fmt, data))), None
+            return hex64(hash_object(reference(fmt, data))), None
         if bench.reads:
             # a format only this library has: its own encoding of the corpus document, read back by it
             out = lib_call(bench.encode, reference(bench.reads, data, memo))
             if not isinstance(out, (bytes, bytearray)):
                 raise Rejected(f"the library's output is {type(out).__name__}, not bytes")
             back = lib_call(bench.decode, _copy(bytes(out)))
-            return hex64(hash_value(back)), (bytes(out) if test == "write" else None)
+            return hex64(hash_object(back)), (bytes(out) if test == "write" else None)
         if test == "write":
             obj = reference(fmt, data, memo)
             out = lib_call(bench.encode, obj)
@@ -104,9 +136,9 @@ def check(bench: Bench, test: str, fmt: str, data: bytes, memo: dict | None = No
                 back = DECODERS[fmt](bytes(out))
             except RefError as e:
                 raise Rejected(f"the reference decoder cannot read the library's output: {e}") from None
-            return hex64(hash_value(back)), bytes(out)
+            return hex64(hash_object(back)), bytes(out)
         if test == "tree":
-            return hex64(hash_value(lib_call(bench.decode, _copy(data)))), None
+            return hex64(hash_object(lib_call(bench.decode, _copy(data)))), None
         return hex64(bench.stream_hash(_copy(data))), None
     except LibraryError as e:
         raise Rejected(str(e)) from e
@@ -155,6 +187,7 @@ def _typed_rows() -> list[dict]:
                 "notes": b.notes,
                 "baseline": b.baseline,
                 "measures": {t: measures[t] for t in b.tests},
+                "steps": steps.of(b.tests, b.baseline, b.steps),
             }
         )
     return rows
@@ -163,7 +196,7 @@ def _typed_rows() -> list[dict]:
 def cmd_list(benches: dict[str, Bench], _args) -> int:
     rows = []
     for b in benches.values():
-        base = {t: ("null" if t == "write" else "copy-input") for t in b.tests}
+        base = {t: (b.baseline_of or {}).get(t, BASELINE_OF[t]) for t in b.tests}
         rows.append(
             {
                 "id": b.id,
@@ -174,7 +207,8 @@ def cmd_list(benches: dict[str, Bench], _args) -> int:
                 "baseline_for": {} if b.baseline else base,
                 "notes": b.notes,
                 "baseline": b.baseline,
-                "measures": {t: MEASURES[t] for t in b.tests},
+                "measures": {t: (BASELINE_MEASURES if b.baseline else MEASURES)[t] for t in b.tests},
+                "steps": steps.of(b.tests, b.baseline, b.steps),
                 **({"reads": {f: b.reads for f in b.formats}} if b.reads else {}),
             }
         )
@@ -208,28 +242,33 @@ def _lookup(benches, args) -> Bench | int:
 
 
 def alloc_pass(op, arg) -> dict:
-    """Python exposes no count of allocation calls. Two cheap, honest proxies, taken over one op after a
-    warm-up op: the interpreter's allocated-block count left by the op (what its result keeps alive;
-    sys.getallocatedblocks, which tracemalloc snapshots would give too, at seconds per op on size 5),
-    and tracemalloc's peak traced bytes during the op (transient buffers included)."""
+    """Allocations of one op after a warm-up op: the calls to CPython's object and mem allocators
+    (PyObject_Malloc, PyMem_Malloc and their calloc and realloc: every Python object any library or the
+    walk makes) counted by sbwalk.count_allocations, and tracemalloc's peak traced bytes during another
+    op (transient buffers included). Before issue 69 the count was the blocks an op's result left
+    allocated (sys.getallocatedblocks), which is 0 for an op that returns a hash and frees the rest.
+    A library's own malloc outside CPython's allocators (upb's arena, simdjson's buffers) is not counted."""
+    from sbwalk import count_allocations
+
     op(arg)  # warm caches so first-use allocations are not counted
     gc.collect()
-    gc.disable()  # a collection inside the op would hide blocks it allocated
+    gc.disable()  # a collection inside the op would free and count objects it did not make
     try:
+        calls, result = count_allocations(op, arg)
+        del result
         tracemalloc.start()
         base_bytes = tracemalloc.get_traced_memory()[0]
-        blocks0 = sys.getallocatedblocks()
         result = op(arg)
-        blocks = sys.getallocatedblocks() - blocks0
         peak = tracemalloc.get_traced_memory()[1] - base_bytes
         tracemalloc.stop()
         del result
     finally:
         gc.enable()
     return {
-        "allocs_per_op": max(blocks, 0),
+        "allocs_per_op": calls,
         "alloc_bytes_per_op": peak,
-        "method": "blocks left allocated by one op (sys.getallocatedblocks); bytes = tracemalloc peak",
+        "method": "allocation calls during one op (CPython's object and mem allocators, sbwalk.count_allocations); "
+        "bytes = tracemalloc peak",
     }
 
 
@@ -305,7 +344,7 @@ def cmd_run(benches, args) -> int:
         out.row("error", reason=str(e))
         return e.code
     memo.clear()  # a decode row's loop never reads it: the timed heap holds only what the op needs
-    out.row("info", measures=MEASURES[args.test])
+    out.row("info", measures=(BASELINE_MEASURES if b.baseline else MEASURES)[args.test])
     return _measure(out, op, arg, args)
 
 

@@ -2,7 +2,12 @@
 orchestrator's reference implementation (`serbench.objhash`, one implementation in this language); the
 tree walk is the harness's own, because `objhash.hash_value` recurses once per level and raises
 RecursionError on a document nested about 1,000 deep, inside the harness's code (spec/protocol.md: the
-harness's own walks never recurse without bound). The reference decoders are `refcodec.py`."""
+harness's own walks never recurse without bound). The reference decoders are `refcodec.py`.
+
+The timed loops hash with the harness's C extension `sbwalk` (harnesses/python/sbwalk/sbwalk.c, built
+from source at set-up): `hash_object` is this tree form in C, `hash_binary` a write row's output,
+`hash_events` the streaming form over a pull parser's events, `Plan` the typed walk. `hash_value` here
+stays the harness's Python reference for them (tests/test_sbwalk.py proves them equal)."""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ if str(_SRC) not in sys.path:
     sys.path.insert(0, str(_SRC))
 
 import serbench.objhash as objhash  # noqa: E402  (the reference implementation, for tests)
+from sbwalk import ModelError, hash_binary, hash_events, hash_object  # noqa: E402  (harnesses/python/sbwalk)
 from serbench.objhash import (  # noqa: E402
     MASK,
     S_BINARY,
@@ -35,14 +41,22 @@ from serbench.objhash import (  # noqa: E402
 
 from .refcodec import DECODERS, RefError  # noqa: E402
 
-__all__ = ["DECODERS", "ModelError", "RefError", "StreamHasher", "hash_value", "hex64", "objhash"]
+__all__ = [
+    "DECODERS",
+    "ModelError",
+    "RefError",
+    "StreamHasher",
+    "hash_binary",
+    "hash_events",
+    "hash_object",
+    "hash_value",
+    "hex64",
+    "model_events",
+    "objhash",
+]
 
 _NULL_HASH = scalar(S_NULL, 0)
 _BOOL_HASH = (scalar(S_BOOL, 0), scalar(S_BOOL, 1))
-
-
-class ModelError(TypeError):
-    """A value outside the data model (in a library's result: the harness cannot hash it)."""
 
 
 def _leaf(v, t) -> int:
@@ -124,3 +138,42 @@ def hash_value(root) -> int:
 
 
 _STOP = object()
+
+
+def model_events(root):
+    """The (event, value) pairs ijson's basic_parse gives for a data-model value, in document order,
+    without recursion: the events `hash-events` feeds to `hash_events`, as the incremental rows feed
+    theirs (start_map, map_key, end_map, start_array, end_array, and null, boolean, number, string)."""
+    out: list[tuple] = []
+    stack: list = [iter((root,))]
+    ends: list[str] = []
+    while stack:
+        v = next(stack[-1], _STOP)
+        if v is _STOP:
+            stack.pop()
+            if ends:
+                out.append((ends.pop(), None))
+            continue
+        if isinstance(v, tuple) and len(v) == 3 and v[0] is _KEY:
+            out.append(("map_key", v[1]))
+            v = v[2]
+        if isinstance(v, dict):
+            out.append(("start_map", None))
+            stack.append((_KEY, k, x) for k, x in v.items())
+            ends.append("end_map")
+        elif isinstance(v, (list, tuple)):
+            out.append(("start_array", None))
+            stack.append(iter(v))
+            ends.append("end_array")
+        elif v is None:
+            out.append(("null", None))
+        elif isinstance(v, bool):
+            out.append(("boolean", v))
+        elif isinstance(v, (int, float)):
+            out.append(("number", v))
+        else:
+            out.append(("string", v))
+    return out
+
+
+_KEY = object()

@@ -367,19 +367,65 @@ class Histogram:
 EXIT_REJECTED, EXIT_INPUT = 3, 6
 #: what each typed test's loop times (reported with every cell, as for the schemaless rows)
 MEASURES = {
-    "typed-encode": "encode the library's records (built from the dataset outside the loop) only; the output is "
-    "decoded (or read through its view) by the same library and hashed once, outside the loop",
-    "typed-decode": "copy the library's own encoding + decode it into the library's records; the typed hash is "
-    "checked once, outside the loop",
-    "typed-access": "copy the library's own encoding + open the library's view and read every field (into tuples, "
-    "kept as the result); the typed hash is checked once, outside the loop",
+    "typed-encode": "encode the library's records (built from the dataset outside the loop) + hash the output bytes "
+    "(sbwalk.hash_binary); the output is decoded (or read through its view) by the same library and hashed once, "
+    "outside the loop",
+    "typed-decode": "copy the library's own encoding + decode it into the library's records + the typed hash in C "
+    "(sbwalk.Plan), reading every field by attribute or item; the typed hash is checked once, outside the loop",
+    "typed-access": "copy the library's own encoding + open the library's view and read every field (into tuples) + "
+    "the typed hash of them in C (sbwalk.Plan); the typed hash is checked once, outside the loop",
 }
 BASELINE_MEASURES = {
-    "typed-encode": "call an identity function on the prepared records (the loop and call overhead)",
-    "typed-decode": "copy the format's shortest encoding of the records (made once, outside the loop)",
-    "typed-access": "copy the format's shortest encoding of the records (made once, outside the loop)",
+    "typed-encode": "hash the format's shortest encoding of the records (made once, outside the loop) with "
+    "sbwalk.hash_binary",
+    "typed-decode": "copy the format's shortest encoding of the records + the typed hash in C (sbwalk.Plan) of the "
+    "harness's dataclass records (built outside the loop)",
+    "typed-access": "copy the format's shortest encoding of the records + the typed hash in C (sbwalk.Plan) of the "
+    "harness's dataclass records (built outside the loop)",
 }
-BASELINE_OF = {"typed-encode": "null-typed", "typed-decode": "copy-typed", "typed-access": "copy-typed"}
+BASELINE_OF = {"typed-encode": "hash-data-typed", "typed-decode": "hash-typed", "typed-access": "hash-typed"}
+#: the data-model names of the native records' enum values
+SIDE_NAMES = {Side.Buy: "Buy", Side.Sell: "Sell"}
+
+
+def plan(
+    schema: str, mode: str = "attr", enum: dict | None = None, keys: dict | None = None, presence=None, entries=None
+):
+    """The compiled typed walk (sbwalk.Plan) of a library's records of `schema`, the C twin of `to_model` +
+    `document_hash`: every field read by attribute (`mode` "attr"), item ("item", `keys` renaming the
+    data-model names: pycapnp's camelCase; an absent key is None) or position ("pos", the tuples of the
+    access rows); an enum through `enum` (value -> name; a value not in it hashes as itself; default the
+    native records' Side); `presence` the method asked before an optional field is read (protobuf's
+    HasField); `entries` the (key, value) names of a map given as a list of entries (pycapnp's Count)."""
+    from sbwalk import Plan
+
+    order: list = []
+    index: dict[str, int] = {}
+    enum = SIDE_NAMES if enum is None else enum
+
+    def struct(name: str) -> int:
+        if name not in index:
+            index[name] = len(order)
+            order.append(None)
+            fields = [
+                (f, i if mode == "pos" else (keys or {}).get(f, f), typ(t)) for i, (f, t) in enumerate(FIELDS[name])
+            ]
+            order[index[name]] = (mode, fields)
+        return index[name]
+
+    def typ(t):
+        if isinstance(t, str):
+            return ("enum", enum) if t == "enum" else ("scalar",)
+        if t[0] == "list":
+            return ("list", typ(t[1]))
+        if t[0] == "map":
+            return ("map", typ(t[2]), entries)
+        if t[0] == "optional":
+            return ("optional", typ(t[1]), presence if mode == "attr" else None)
+        return ("struct", struct(t[1]))
+
+    root = struct(schema)
+    return Plan(schema, root, order)
 
 
 class Fail(Exception):
@@ -398,6 +444,10 @@ def copy(data: bytes) -> bytes:
 
 
 def _identity(x):
+    return x
+
+
+def _same(x):
     return x
 
 
@@ -467,29 +517,46 @@ class Cell:
     def __init__(self, bench, benches: dict, test: str, fmt: str, data: bytes):
         self.test, self.fmt = test, fmt
         self.schema, self.records = _records(data)
+        from sbwalk import hash_binary
+
         if bench.baseline:
             # the baseline's check proves the harness reads the file right: its native records' hash
             self.check = lambda: (
                 document_hash(self.schema, [to_model(r, self.schema) for r in native(self.schema, self.records)]),
                 None,
             )
+            wire = shortest_wire(benches, fmt, self.schema, self.records)
             if test == "typed-encode":
-                self.op, self.arg = _identity, native(self.schema, self.records)
+                self.op, self.arg = hash_binary, wire
             else:
-                self.op, self.arg = (
-                    (lambda d: _identity(copy(d))),
-                    shortest_wire(benches, fmt, self.schema, self.records),
-                )
+                walk, records = plan(self.schema).hash, native(self.schema, self.records)
+
+                def op(d, copy=copy, walk=walk, records=records):
+                    copy(d)
+                    return walk(records)
+
+                self.op, self.arg = op, wire
             return
         self.codec = codec = _lib(bench.codec, fmt, self.schema, False)
         prepared = _lib(codec.prepare, self.records)
         if test == "typed-encode":
-            self.op, self.arg = codec.encode, prepared
+
+            def op(p, encode=codec.encode, hash_out=hash_binary):
+                return hash_out(encode(p))
+
+            self.op, self.arg = op, prepared
             self.check = self._check_encode
         else:
             access = test == "typed-access"
-            read = codec.access if access else codec.decode
-            self.op, self.arg = (lambda d: read(copy(d))), _encode(codec, prepared)
+            if access:
+                read, walk, records = codec.access, plan(self.schema, "pos", **codec.access_walk).hash, _same
+            else:
+                read, walk, records = codec.decode, plan(self.schema, **codec.walk).hash, codec.records
+
+            def op(d, read=read, records=records, walk=walk, copy=copy):
+                return walk(records(read(copy(d))))
+
+            self.op, self.arg = op, _encode(codec, prepared)
             self.check = lambda: (document_hash(self.schema, read_back(codec, self.schema, self.arg, access)), None)
 
     def _check_encode(self):

@@ -139,7 +139,7 @@ def test_documents_nested_100000_deep_end_in_a_protocol_exit_or_a_library_crash(
 
 def test_every_truncation_of_a_small_document_ends_in_exit_0_3_or_6_for_every_row(tmp_path):
     """Every offset for the decode rows (tree, incremental); every 5th for the write rows and the write
-    baseline, which read their input with the reference decoder, as copy-input's check does at every
+    baseline, which read their input with the reference decoder, as hash-object's check does at every
     offset (and test_refcodec at every offset of every vector)."""
     baselines = {b.id for b in load_all().values() if b.baseline}
     cases = []
@@ -216,7 +216,7 @@ def _bench(**kw) -> Bench:
 def test_the_reference_decoder_rejecting_is_exit_6_with_its_reason(tmp_path):
     dup = tmp_path / "dup.json"
     dup.write_bytes(b'{"a":1,"a":2}')
-    for bench, test in (("null", "write"), ("copy-input", "tree"), ("json", "write"), ("orjson", "write")):
+    for bench, test in (("hash-data", "write"), ("hash-object", "tree"), ("json", "write"), ("orjson", "write")):
         o = verify_forked(bench, test, "json", dup)
         assert o["code"] == 6 and "duplicate map key" in o["stdout"], (bench, test, o)
 
@@ -227,7 +227,7 @@ def test_a_library_error_is_exit_3_even_a_recursion_error_raised_inside_it(tmp_p
     o = verify_forked("json", "tree", "json", deep_json)
     assert o["code"] == 3 and "RecursionError" in o["stdout"], o
     # the harness's own decoder and walk take the same document
-    o = verify_forked("copy-input", "tree", "json", deep_json)
+    o = verify_forked("hash-object", "tree", "json", deep_json)
     assert o["code"] == 0 and json.loads(o["stdout"])["hash"], o
 
     def boom(_):
@@ -245,7 +245,7 @@ def test_an_exception_in_the_harness_own_code_is_not_reported_as_the_library_s(m
     def broken_walk(_):
         raise RecursionError("in the harness")
 
-    monkeypatch.setattr(cli, "hash_value", broken_walk)
+    monkeypatch.setattr(cli, "hash_object", broken_walk)
     with pytest.raises(RecursionError):
         cli.check(_bench(decode=lambda d: {}), "tree", "json", b"{}")
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 # benchmark process is a fresh interpreter, and importing every library would cost each one the
 # start-up of all of them (about 150 ms with a dozen libraries, growing with each one added).
 MODULES: dict[str, tuple[str, ...]] = {
-    "baselines": ("null", "copy-input"),
+    "baselines": ("hash-data", "hash-object", "hash-events"),
     "json_stdlib": ("json",),
     "simplejson_": ("simplejson",),
     "orjson_": ("orjson",),
@@ -36,6 +36,8 @@ MODULES: dict[str, tuple[str, ...]] = {
 }
 
 JSON_FORMATS = ("json", "json-pretty")
+#: test -> the baseline a row of that test subtracts (spec/fairness.md rule 5)
+BASELINE_OF = {"write": "hash-data", "tree": "hash-object", "incremental": "hash-events"}
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ class Bench:
     formats: tuple[str, ...]
     encode: Callable[[object], bytes] | None = None  # write
     decode: Callable[[bytes], object] | None = None  # tree
-    stream: Callable[[bytes], object] | None = None  # incremental, timed: consumes the input
+    stream: Callable[[bytes], int] | None = None  # incremental, timed: consumes the input, returns its hash
     stream_hash: Callable[[bytes], int] | None = None  # incremental, checked: hash from the same API
     notes: str = ""
     # A row of a format only its library has (pickle): the corpus format whose file it reads
@@ -55,6 +57,12 @@ class Bench:
     reads: str | None = None
     baseline: bool = False
     baseline_tests: tuple[str, ...] = ()
+    #: a baseline's timed op: (input bytes, the reference decoder's object) -> (op, arg)
+    base_op: Callable[[bytes, object], tuple[Callable, object]] | None = None
+    #: test -> this row's steps, where its loop differs from the contract (steps.py); {} = the contract
+    steps: Mapping[str, tuple[str, ...]] | None = None
+    #: test -> the baseline subtracted, where it is not the test's own (BASELINE_OF)
+    baseline_of: Mapping[str, str] | None = None
 
     @property
     def tests(self) -> tuple[str, ...]:
@@ -157,10 +165,3 @@ class Benches(Mapping[str, Bench]):
 def load_all() -> Benches:
     """Every registered benchmark, imported lazily (Benches)."""
     return Benches()
-
-
-def drain(it: Iterable) -> None:
-    """Consume an iterator at C speed with nothing kept (the incremental sink)."""
-    import collections
-
-    collections.deque(it, maxlen=0)

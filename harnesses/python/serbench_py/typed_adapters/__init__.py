@@ -8,8 +8,8 @@ records (the dataset) or for one record (the latency pass, `one=True`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from ..adapters import dist_version
 
@@ -17,7 +17,7 @@ from ..adapters import dist_version
 # one row import its library alone (adapters.Benches; the baselines, which need every row of their
 # format for its shortest encoding, import them all).
 MODULES: dict[str, tuple[str, ...]] = {
-    "baselines": ("null-typed", "copy-typed"),
+    "baselines": ("hash-data-typed", "hash-typed"),
     "msgspec_": ("msgspec-typed", "msgspec-typed-array"),
     "pydantic_": ("pydantic",),
     "orjson_dataclasses": ("orjson-dataclasses",),
@@ -65,6 +65,10 @@ class Codec:
     records: Callable[[object], object] = _items
     access: Callable[[bytes], object] | None = None
     access_model: Callable[[object], dict] | None = None
+    #: how the typed walk in the loop reads the decoded records (typed.plan's options; {} = attributes,
+    #: enums the native Side) and the access rows' tuples (typed.plan(..., "pos", **access_walk))
+    walk: dict = field(default_factory=dict)
+    access_walk: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,8 @@ class TypedBench:
     tests: tuple[str, ...]
     notes: str = ""
     baseline: bool = False
+    #: test -> this row's steps, where its loop differs from the contract (steps.py)
+    steps: Mapping[str, tuple[str, ...]] | None = None
 
     @property
     def version(self) -> str:

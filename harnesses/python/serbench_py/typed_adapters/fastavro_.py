@@ -96,6 +96,7 @@ def _codec(_fmt: str, schema: str, one: bool) -> Codec:
         encode=encode,
         decode=lambda b: fastavro.schemaless_reader(io.BytesIO(b), parsed, None),
         model=lambda r: typed.to_model(r, schema, get=_item, enum=str),
+        walk={"mode": "item", "enum": {}},
     )
 
 

@@ -229,6 +229,7 @@ def _codec(_fmt: str, schema: str, one: bool) -> Codec:
         encode=_encoder(schema, one),
         access=_access(schema, one),
         access_model=lambda t: typed.to_model(t, schema, get=None, enum=lambda v: NAMES.get(v, v)),
+        access_walk={"enum": NAMES},
     )
 
 
@@ -240,6 +241,7 @@ BENCHES = [
         ("flatbuffers",),
         _codec,
         ENC_ACCESS,
+        steps={"typed-access": ("copy-input", "view-unchecked", "visit-all")},
         notes="pure Python runtime; generated code (flatc 2.0.8); build from the dataclass records with a Builder per "
         "op; access = GetRootAs + every field through the accessors (unchecked: the Python runtime has no verifier)",
     )

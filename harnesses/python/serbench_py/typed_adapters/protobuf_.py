@@ -41,6 +41,8 @@ def _codec(_fmt: str, schema: str, one: bool) -> Codec:
         decode=(MAKE[schema] if one else many).FromString,
         records=lambda m: m.records,
         model=_model(schema),
+        # the walk reads every field of the messages (upb makes their Python values as they are read)
+        walk={"enum": NAMES, "presence": "HasField"},
     )
 
 
@@ -173,6 +175,10 @@ BENCHES = [
         ("protobuf",),
         _convert_codec,
         ENC_DEC,
+        steps={
+            "typed-encode": ("convert", "encode", "hash-output"),
+            "typed-decode": ("copy-input", "decode", "convert", "visit-all"),
+        },
         notes="as protobuf, with the conversion from the dataclass records to the messages (encode) and back (decode) "
         "inside the loop, as Rust's prost-convert",
     ),

@@ -203,6 +203,8 @@ def _codec(_fmt: str, schema: str, one: bool) -> Codec:
         model=lambda d: typed.to_model(d, schema, get=_dict_get, enum=lambda v: ENUMS.get(v, v)),
         access=_access(schema, one),
         access_model=lambda t: typed.to_model(t, schema, get=None, enum=lambda v: NAMES.get(v, v)),
+        walk={"mode": "item", "keys": CAMEL, "enum": ENUMS, "entries": ("key", "value")},
+        access_walk={"enum": NAMES},
     )
 
 

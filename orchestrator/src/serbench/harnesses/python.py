@@ -14,7 +14,7 @@ from .base import Harness, HarnessError
 class PythonHarness(Harness):
     name = "python"
     folder = "harnesses/python"
-    toolchain = {"python3": "apt-get install -y python3 python3-venv"}
+    toolchain = {"python3": "apt-get install -y python3 python3-venv", "cc": "apt-get install -y gcc"}
     instructions_unsupported = (
         "not a compiled harness: under valgrind the count would be mostly CPython's interpreter loop, reference "
         "counting and allocator rather than the library's machine code, at about 50x the run time; instruction "
@@ -37,7 +37,24 @@ class PythonHarness(Harness):
         if not (stamp.exists() and stamp.read_text() == self._lock_digest() and self.python.exists()):
             self._install()
             stamp.write_text(self._lock_digest())
+        self._build_sbwalk()
         self._compile()
+
+    def _sbwalk_digest(self) -> str:
+        h = hashlib.sha256()
+        for name in ("sbwalk.c", "build.py"):
+            h.update((self.dir / "sbwalk" / name).read_bytes())
+        return h.hexdigest()
+
+    def _build_sbwalk(self) -> None:
+        """The harness's C extension (harnesses/python/sbwalk: the hash walks every read row's loop runs),
+        compiled from source with the machine's C compiler and the interpreter's own sysconfig flags into
+        the venv's site-packages, again whenever its source changes (sbwalk/build.py)."""
+        stamp = self.venv / ".sbwalk-sha256"
+        if stamp.exists() and stamp.read_text() == self._sbwalk_digest():
+            return
+        self._run_step([str(self.python), str(self.dir / "sbwalk" / "build.py")], "building sbwalk (cc)")
+        stamp.write_text(self._sbwalk_digest())
 
     def _compile(self) -> None:
         """Byte-compile the harness's own modules (and the orchestrator modules it imports) into
