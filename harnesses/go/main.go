@@ -6,9 +6,11 @@ package main
 import (
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -127,15 +129,17 @@ func cmdList() int {
 	for _, b := range adapters.All() {
 		baseFor := map[string]string{}
 		m := map[string]string{}
+		steps := map[string][]string{}
 		for _, t := range b.Tests() {
 			if !b.IsBaseline() {
 				baseFor[t] = b.Baseline(t)
 			}
 			m[t] = measuresOf(&b, t)
+			steps[t] = b.StepsOf(t)
 		}
 		row := map[string]any{"id": b.ID, "library": b.Library, "version": b.Version(),
 			"formats": b.WireFormats(), "tests": b.Tests(), "baseline_for": baseFor, "notes": b.Notes,
-			"baseline": b.IsBaseline(), "measures": m}
+			"baseline": b.IsBaseline(), "measures": m, "steps": steps}
 		if r := b.Reads(); r != nil {
 			row["reads"] = r
 		}
@@ -1001,6 +1005,10 @@ func selftest(dir string, w io.Writer) (pass, fail, skip int, err error) {
 	if err := json.Unmarshal(knownDeviations, &known); err != nil {
 		return 0, 0, 0, fmt.Errorf("known-deviations.json: %v", err)
 	}
+	pass, fail, skip, err = conformance(dir, w)
+	if err != nil {
+		return 0, 0, 0, err
+	}
 	for _, v := range index.Vectors {
 		for _, b := range adapters.All() {
 			for _, test := range b.Tests() {
@@ -1055,4 +1063,105 @@ func selftest(dir string, w io.Writer) (pass, fail, skip int, err error) {
 		}
 	}
 	return pass, fail, skip, nil
+}
+
+// conformanceCase is one case of vectors/conformance/manifest.json: a byte string and the answer
+// every harness's reference decoder must give for it (accept with the hash, or reject).
+type conformanceCase struct {
+	Name   string `json:"name"`
+	Format string `json:"format"`
+	File   string `json:"file"`
+	Expect string `json:"expect"`
+	Hash   string `json:"hash"`
+	Rule   string `json:"rule"`
+}
+
+// conformance runs every case of DIR/conformance/manifest.json, when there is one, through the
+// logic of `verify --bench hash-object --test tree` (the reference decoder, then the flat hash),
+// one line per case, as the bench "hash-object" and the test "conformance". An accepted case
+// passes with its hash; a rejected one passes only as the input's rejection (exit 6): any other
+// answer means the reference decoder judges differently from the other harnesses' (DESIGN.md
+// section 12). A format without a reference decoder here (UBJSON: no Go row reads it) is skipped.
+func conformance(dir string, w io.Writer) (pass, fail, skip int, err error) {
+	raw, err := os.ReadFile(filepath.Join(dir, "conformance", "manifest.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, 0, 0, nil
+	}
+	var m struct {
+		Version int               `json:"version"`
+		Cases   []conformanceCase `json:"cases"`
+	}
+	if err == nil {
+		err = json.Unmarshal(raw, &m)
+	}
+	if err == nil && m.Version != 1 {
+		err = fmt.Errorf("version %d (this harness reads version 1)", m.Version)
+	}
+	if err != nil {
+		return 0, 0, 0, fmt.Errorf("cannot read %s/conformance/manifest.json: %v", dir, err)
+	}
+	var ref *adapters.Bench
+	for _, b := range adapters.All() {
+		if b.ID == "hash-object" {
+			ref = &b
+		}
+	}
+	for _, c := range m.Cases {
+		status, reason := "pass", ""
+		switch {
+		case !slices.Contains(refdec.Formats, c.Format):
+			status, reason = "skip", fmt.Sprintf("the Go harness has no %s reference decoder (no Go row reads %s)", c.Format, c.Format)
+		default:
+			reason = conformanceCheck(ref, filepath.Join(dir, "conformance", c.File), c)
+			if reason != "" {
+				status = "fail"
+			}
+		}
+		switch status {
+		case "pass":
+			pass++
+		case "fail":
+			fail++
+		default:
+			skip++
+		}
+		row := map[string]any{"bench": "hash-object", "test": "conformance", "format": c.Format, "vector": c.Name, "status": status, "reason": nil}
+		if reason != "" {
+			row["reason"] = reason
+		}
+		line, _ := json.Marshal(row)
+		fmt.Fprintln(w, string(line))
+	}
+	return pass, fail, skip, nil
+}
+
+// conformanceCheck is one case's answer against the expected one: "" when they agree, else why
+// not. A panic in the harness's own code is reported as the case's failure, so one bad case never
+// hides the others' answers (go test fails on it all the same).
+func conformanceCheck(ref *adapters.Bench, path string, c conformanceCase) (reason string) {
+	defer func() {
+		if p := recover(); p != nil {
+			reason = fmt.Sprintf("the harness panicked: %v", p)
+		}
+	}()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	h, f := verify(ref, "tree", c.Format, data)
+	switch {
+	case c.Expect == "reject" && f == nil:
+		return fmt.Sprintf("accepted (hash %s), expected a rejection (%s)", hash.Hex64(h), c.Rule)
+	case c.Expect == "reject" && f.code != exitInput:
+		return fmt.Sprintf("rejected with exit %d, expected exit %d: %s", f.code, exitInput, f.reason)
+	case c.Expect == "reject":
+		return ""
+	case c.Expect != "accept":
+		return fmt.Sprintf("unknown expectation %q", c.Expect)
+	case f != nil:
+		return fmt.Sprintf("rejected, expected an accept (%s): %s", c.Rule, f.reason)
+	case hash.Hex64(h) != c.Hash:
+		return fmt.Sprintf("hash %s != %s", hash.Hex64(h), c.Hash)
+	}
+	return ""
 }

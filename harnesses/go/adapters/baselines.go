@@ -17,6 +17,8 @@ func init() {
 		Bench{ID: "hash-object", Library: "serbench-go", Module: HarnessModule, Formats: refdec.Formats,
 			BaselineFor: []string{"tree", "incremental"},
 			Notes:       "baseline for tree: copy input + hash the harness's object with its cheapest walk (flat pre-order, a seed table, no type switch)",
+			// for incremental it stands for a row that walks a tree (mongo-bson-raw): the same walk
+			Steps: map[string][]string{"incremental": ContractSteps("tree", true)},
 			Measures: map[string]string{
 				"tree":        flatMeasures,
 				"incremental": flatMeasures,

@@ -71,6 +71,62 @@ type Bench struct {
 	Typed *Typed
 	// Measures says what the loop of each test times, where the test's own text does not (baselines).
 	Measures map[string]string
+	// Steps maps a test to the steps this row's timed loop performs, only where they are not the
+	// test's contract (ContractSteps): a deviation word (Deviations) in place of a contract word,
+	// or a row that does another test's work (its baseline says which). Nil on every row that
+	// keeps the contract.
+	Steps map[string][]string
+}
+
+// Deviations are the words a row's steps use in place of a contract word where its loop does
+// other work than its test's contract (DESIGN.md section 12): such a row is a labelled variant,
+// never ranked with the rows that keep the contract. "prebuilt": a write from the library's own
+// value built outside the loop; "convert": a typed row converting between the harness's records
+// and the library's types inside the loop; "decode-unchecked" / "view-unchecked": the library's
+// validation skipped; "decode-lazy": values left unmaterialised and not read in the loop.
+var Deviations = []string{"prebuilt", "convert", "decode-unchecked", "view-unchecked", "decode-lazy"}
+
+// ContractSteps is the work contract of each test, in one place (spec/fairness.md): the steps
+// every row of test performs in its timed loop, and (baseline) those of the baseline that stands
+// for it, whose time is subtracted, so a row's net time is its steps less the baseline's.
+func ContractSteps(test string, baseline bool) []string {
+	switch test {
+	case "write":
+		if baseline {
+			return []string{"hash-output"}
+		}
+		return []string{"from-object", "encode", "hash-output"}
+	case "tree", "typed-decode":
+		if baseline {
+			return []string{"copy-input", "visit-all"}
+		}
+		return []string{"copy-input", "decode", "visit-all"}
+	case "incremental":
+		if baseline {
+			return []string{"copy-input", "hash-events"}
+		}
+		return []string{"copy-input", "parse-events", "hash-events"}
+	case "typed-encode":
+		if baseline {
+			return []string{"hash-output"}
+		}
+		return []string{"encode", "hash-output"}
+	case "typed-access":
+		if baseline {
+			return []string{"copy-input", "visit-all"}
+		}
+		return []string{"copy-input", "view", "visit-all"}
+	}
+	return nil
+}
+
+// StepsOf is the steps the row's loop performs for test (`list`'s `steps`): its own, else the
+// test's contract.
+func (b *Bench) StepsOf(test string) []string {
+	if s, ok := b.Steps[test]; ok {
+		return s
+	}
+	return ContractSteps(test, b.IsBaseline())
 }
 
 // OwnFormat is a format no corpus file is written in. Its rows read the document from a corpus

@@ -3,10 +3,12 @@
 // of a write row's output). A port of the Rust harness's refdec.rs, for the same two reasons:
 //   - Iterative: containers are kept on a heap stack, so a document nested 100,000 deep decodes
 //     without recursion.
-//   - Strict: exactly the data model (spec/data-model.md) in each format; truncation, trailing
-//     bytes, counts larger than the bytes left (checked before anything is allocated), invalid
-//     UTF-8, duplicate keys, non-string keys, integers outside int64/uint64, NaN and infinities,
-//     and every type outside the model are rejected with the offset.
+//   - Strict: exactly the data model (spec/data-model.md) in each format; a root that is not a
+//     map, truncation, trailing bytes, counts larger than the bytes left (checked before anything
+//     is allocated), invalid UTF-8, NUL, duplicate keys, non-string keys, integers outside
+//     int64/uint64, NaN and infinities, a BSON old binary (subtype 0x02) whose inner length is
+//     wrong, and every type outside the model are rejected with the offset. The answers are those
+//     of vectors/conformance/manifest.json, which selftest checks (main.go, conformance).
 //
 // The tree is the harness's own object: nil, bool, int64 (every integer that fits), uint64 (above
 // INT64_MAX), float64, string, []byte, []any and map[string]any, i.e. what a Go program holds as
@@ -75,6 +77,9 @@ func (t *tree) expectsKey() bool {
 func (t *tree) topIsMap() bool { return len(t.stack) > 0 && t.stack[len(t.stack)-1].isMap }
 
 func (t *tree) open(isMap bool, left int64) error {
+	if len(t.stack) == 0 && !isMap {
+		return errRoot("an array") // said at its first byte, before a large array is read
+	}
 	if left == 0 {
 		if isMap {
 			return t.emit(map[string]any{})
@@ -105,6 +110,33 @@ func (t *tree) setKey(k string) error {
 
 var errNUL = errors.New("NUL in a string or key (the data model has no NUL)")
 
+// errRoot rejects a root that is not a map: the root of every document is a map
+// (spec/data-model.md), so [1,2,3] or a lone scalar is outside the data model in every format.
+func errRoot(what string) error {
+	return fmt.Errorf("the root is %s, not a map (spec/data-model.md: the root of every document is a map)", what)
+}
+
+// kind names a value's type for an error message.
+func kind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a bool"
+	case int64, uint64:
+		return "an integer"
+	case float64:
+		return "a float"
+	case string:
+		return "a string"
+	case []byte:
+		return "a binary"
+	case []any:
+		return "an array"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
 // emit appends a finished value to the open container (closing it, and its parents, when their
 // counts are reached), or makes it the root.
 func (t *tree) emit(v any) error {
@@ -114,6 +146,9 @@ func (t *tree) emit(v any) error {
 	for {
 		n := len(t.stack)
 		if n == 0 {
+			if _, ok := v.(map[string]any); !ok {
+				return errRoot(kind(v))
+			}
 			t.root, t.done = v, true
 			return nil
 		}
@@ -1041,11 +1076,22 @@ func decodeBSON(d []byte) (any, error) {
 			if err = need(5 + int64(n)); err != nil {
 				break
 			}
-			if sub := d[p+4]; sub != 0 {
-				err = fmt.Errorf("binary subtype 0x%02x at offset %d is not in the data model (only 0x00, generic)", sub, p)
-				break
+			// every subtype is binary in the data model, its bytes (rule R7); only the old binary
+			// (0x02, deprecated) wraps them: an int32 inner length, which must be the binary's
+			// length minus 4 (bsonspec.org), then the bytes, which are the value
+			b := d[p+5 : p+5+int(n)]
+			if sub := d[p+4]; sub == 0x02 {
+				if len(b) < 4 {
+					err = fmt.Errorf("the old binary (subtype 0x02) at offset %d has %d bytes, too few for its int32 inner length", p, len(b))
+					break
+				}
+				if inner := leI32(b, 0); int64(inner) != int64(len(b))-4 {
+					err = fmt.Errorf("the old binary (subtype 0x02) at offset %d says its inner length is %d, but it holds %d bytes after it", p, inner, len(b)-4)
+					break
+				}
+				b = b[4:]
 			}
-			v = append([]byte{}, d[p+5:p+5+int(n)]...)
+			v = append([]byte{}, b...)
 			p += 5 + int(n)
 		case 0x08:
 			if err = need(1); err != nil {

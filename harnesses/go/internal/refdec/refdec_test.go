@@ -141,9 +141,10 @@ func TestADocumentNested100000DeepDecodesWithoutRecursion(t *testing.T) {
 
 func TestInputOutsideTheDataModelIsRejected(t *testing.T) {
 	bad := map[string][]string{
-		"json":    {`{"a":1,"a":2}`, `{"a":NaN}`, `{"a":1e400}`, `{"a":"\ud800"}`, `{"a":18446744073709551616}`, `{"a":1} x`, `{"a":"\u0000"}`},
-		"msgpack": {"\x81\xa1a\xc1", "\x81\x01\x01", "\x81\xa1a\xd4\x01\x00", "\xdf\xff\xff\xff\xff"},
-		"cbor":    {"\xa1\x61a\xc1\x00", "\xa1\x01\x01", "\xa1\x61a\xf7", "\xbb\xff\xff\xff\xff\xff\xff\xff\xff"},
+		"json": {`{"a":1,"a":2}`, `{"a":NaN}`, `{"a":1e400}`, `{"a":"\ud800"}`, `{"a":18446744073709551616}`, `{"a":1} x`, `{"a":"\u0000"}`,
+			`[1,2,3]`, `[]`, `1`, `"a"`, `null`, "{}\f"},
+		"msgpack": {"\x81\xa1a\xc1", "\x81\x01\x01", "\x81\xa1a\xd4\x01\x00", "\xdf\xff\xff\xff\xff", "\x93\x01\x02\x03", "\x90", "\x01"},
+		"cbor":    {"\xa1\x61a\xc1\x00", "\xa1\x01\x01", "\xa1\x61a\xf7", "\xbb\xff\xff\xff\xff\xff\xff\xff\xff", "\x83\x01\x02\x03", "\x9f\xff", "\x61a"},
 		"bson":    {"\x05\x00\x00\x00", "\x0c\x00\x00\x00\x07a\x00\x00\x00\x00\x00\x00"},
 	}
 	for f, docs := range bad {
@@ -151,6 +152,32 @@ func TestInputOutsideTheDataModelIsRejected(t *testing.T) {
 			if _, err := Decode(f, []byte(d)); err == nil {
 				t.Errorf("%s %q accepted", f, d)
 			}
+		}
+	}
+}
+
+func TestEveryBSONBinarySubtypeIsItsBytesAndTheOldBinaryIsUnwrapped(t *testing.T) {
+	for _, c := range []struct{ doc, want string }{
+		{"\x11\x00\x00\x00\x05b\x00\x04\x00\x00\x00\x00abcd\x00", "abcd"},                 // generic
+		{"\x11\x00\x00\x00\x05b\x00\x04\x00\x00\x00\x80abcd\x00", "abcd"},                 // user defined
+		{"\x15\x00\x00\x00\x05b\x00\x08\x00\x00\x00\x02\x04\x00\x00\x00abcd\x00", "abcd"}, // old: inside its inner length
+	} {
+		v, err := Decode("bson", []byte(c.doc))
+		if err != nil {
+			t.Fatalf("%q: %v", c.doc, err)
+		}
+		if got := string(v.(map[string]any)["b"].([]byte)); got != c.want {
+			t.Errorf("%q: %q, want %q", c.doc, got, c.want)
+		}
+	}
+	// the old binary whose inner length is not its length minus 4, or which is too short for one
+	for _, doc := range []string{
+		"\x15\x00\x00\x00\x05b\x00\x08\x00\x00\x00\x02\x05\x00\x00\x00abcd\x00",
+		"\x15\x00\x00\x00\x05b\x00\x08\x00\x00\x00\x02\x03\x00\x00\x00abcd\x00",
+		"\x10\x00\x00\x00\x05b\x00\x03\x00\x00\x00\x02\x03\x00\x00\x00",
+	} {
+		if _, err := Decode("bson", []byte(doc)); err == nil || !strings.Contains(err.Error(), "old binary") {
+			t.Errorf("%q: %v, want the old binary's rejection", doc, err)
 		}
 	}
 }
