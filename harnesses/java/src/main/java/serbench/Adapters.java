@@ -68,7 +68,8 @@ public final class Adapters {
         Bench events = new Bench("hash-events", "serbench-java", REF_FORMATS)
                 .notes("incremental baseline: copies the input (into the cell's buffer) and feeds the harness's flat object in document order into the streaming hash (StreamHasher), as streaming rows feed theirs, with no per-event type switch");
         events.baselineFor = List.of("incremental");
-        // a baseline no row names (Bench.baselineOf): run only by name, never subtracted
+        // a baseline no row names (Bench.baselineOf): run only by name, never subtracted; its steps
+        // are the tree baseline's (copy-input, visit-all), honestly: its walk is the visit
         Bench walk = new Bench("hash-walk", "serbench-java", REF_FORMATS)
                 .notes("reference, never subtracted: copy input + walk the harness's object with a type dispatch per value, as tree rows walk theirs");
         walk.baselineFor = List.of("tree");

@@ -1,7 +1,9 @@
 package serbench;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One benchmark row: a library used one way (spec/protocol.md "Words"). Tests it does not give
@@ -67,6 +69,8 @@ public final class Bench {
     public String codeArtifact;
     /** baselines: the tests they run as (a row subtracts the one Bench.baselineOf names) */
     public List<String> baselineFor = List.of();
+    /** test -> this row's steps where its loop does other work than the test's contract ({@link #steps(String, String...)}) */
+    private final Map<String, List<String>> stepsOverride = new LinkedHashMap<>();
 
     public Bench(String id, String library, List<String> formats) {
         this.id = id;
@@ -119,6 +123,55 @@ public final class Bench {
     public Bench one(OneCodec o) {
         one = o;
         return this;
+    }
+
+    /**
+     * Declares that this row's timed loop for `test` does other work than the test's contract
+     * ({@link #contract}): the steps it does perform, in order, with a deviation word
+     * ({@link #DEVIATIONS}) in place of (or beside) a contract word. Only deviating rows call it.
+     */
+    public Bench steps(String test, String... words) {
+        stepsOverride.put(test, List.of(words));
+        return this;
+    }
+
+    /** The steps this row's timed loop performs for `test` (`list`'s `steps`): its contract unless declared otherwise. */
+    public List<String> stepsOf(String test) {
+        List<String> own = stepsOverride.get(test);
+        return own != null ? own : contract(test, isBaseline());
+    }
+
+    /** `list`'s `steps`: each of the row's tests and the steps of its loop. */
+    public Map<String, List<String>> steps() {
+        Map<String, List<String>> m = new LinkedHashMap<>();
+        for (String t : tests()) m.put(t, stepsOf(t));
+        return m;
+    }
+
+    /**
+     * The words a row puts in place of a contract word where its loop does other work (DESIGN
+     * section 12: such a row is a labelled variant, never ranked beside the rows that keep the
+     * contract): `prebuilt` (a write from the library's own value built outside the loop),
+     * `convert` (converting between the harness's records and the library's types inside the loop),
+     * `decode-unchecked` / `view-unchecked` (the library's validation skipped), `decode-lazy` (values
+     * left unmaterialised and not read in the loop).
+     */
+    public static final List<String> DEVIATIONS = List.of("prebuilt", "convert", "decode-unchecked", "view-unchecked", "decode-lazy");
+
+    /**
+     * The work contract of each test (spec/fairness.md, DESIGN section 12), in one place: the steps
+     * every row's timed loop performs, and (baseline) those of the baseline that stands for it, whose
+     * time is subtracted: the row's steps less the library's.
+     */
+    public static List<String> contract(String test, boolean baseline) {
+        return switch (test) {
+            case "write" -> baseline ? List.of("hash-output") : List.of("from-object", "encode", "hash-output");
+            case "tree", "typed-decode" -> baseline ? List.of("copy-input", "visit-all") : List.of("copy-input", "decode", "visit-all");
+            case "incremental" -> baseline ? List.of("copy-input", "hash-events") : List.of("copy-input", "parse-events", "hash-events");
+            case "typed-encode" -> baseline ? List.of("hash-output") : List.of("encode", "hash-output");
+            case "typed-access" -> baseline ? List.of("copy-input", "visit-all") : List.of("copy-input", "view", "visit-all");
+            default -> throw new IllegalArgumentException("no contract for test " + test);
+        };
     }
 
     public boolean isBaseline() {

@@ -94,7 +94,7 @@ public final class Main {
             }
             rows.add(JsonOut.obj("id", b.id, "library", b.library, "version", version(b.library), "formats", b.formats,
                     "tests", b.tests(), "baseline_for", baselineFor, "notes", b.notes, "baseline", b.isBaseline(),
-                    "measures", measures));
+                    "measures", measures, "steps", b.steps()));
             CodeSize.Size size = b.isBaseline() ? null : sizes.get(b.artifact());
             if (size != null) {
                 @SuppressWarnings("unchecked")

@@ -12,10 +12,12 @@ import java.util.Map;
 
 /**
  * The harness's reference decoders (JSON, MessagePack, CBOR, BSON) into its own tree
- * ({@link Model}). Strict: one document, no trailing bytes, keys are strings and unique, UTF-8 is
- * valid, integers fit int64 or uint64, floats are finite. Iterative with explicit stacks, and
- * every read checks the end of the input, so no input makes them crash, recurse or allocate more
- * than the input's size. A rejection here is the input's (exit 6), never a library's.
+ * ({@link Model}). Strict, as spec/data-model.md and the conformance set (vectors/conformance)
+ * say: one document whose root is a map, no trailing bytes, keys are strings and unique, strings
+ * are valid UTF-8 without NUL, integers fit int64 or uint64, floats are finite, no type outside
+ * the data model. Iterative with explicit stacks (no depth limit), and every read checks the end
+ * of the input, so no input makes them crash, recurse or allocate more than the input's size. A
+ * rejection here is the input's (exit 6), never a library's.
  */
 public final class RefDecoder {
     private RefDecoder() {}
@@ -27,13 +29,23 @@ public final class RefDecoder {
     }
 
     public static Object decode(String fmt, byte[] data) throws Rejected {
-        return switch (fmt) {
+        Object root = switch (fmt) {
             case "json", "json-pretty" -> new Json(data).parse();
             case "msgpack" -> new Counted(data, false).parse();
             case "cbor" -> new Counted(data, true).parse();
             case "bson" -> bson(data);
             default -> throw new Rejected("no reference decoder for format " + fmt);
         };
+        if (!(root instanceof Map)) throw new Rejected("the root is not a map (spec/data-model.md: the root of every document is a map)");
+        return root;
+    }
+
+    /** A string or key of the data model: valid UTF-8 with no NUL (spec/data-model.md). */
+    static String text(byte[] b, int off, int len) throws Rejected {
+        for (int k = off; k < off + len; k++) {
+            if (b[k] == 0) throw new Rejected("a NUL inside a string at byte " + k + " (outside the data model)");
+        }
+        return utf8(b, off, len);
     }
 
     static String utf8(byte[] b, int off, int len) throws Rejected {
@@ -172,7 +184,7 @@ public final class RefDecoder {
 
         String str(int n) throws Rejected {
             int len = length(n);
-            String s = utf8(b, pos, len);
+            String s = text(b, pos, len);
             pos += len;
             return s;
         }
@@ -298,7 +310,7 @@ public final class RefDecoder {
                 pos += len;
             }
             byte[] all = out.toByteArray();
-            return major == 2 ? all : utf8(all, 0, all.length);
+            return major == 2 ? all : text(all, 0, all.length);
         }
 
         static double half(int h) {
@@ -341,12 +353,14 @@ public final class RefDecoder {
             }
             String name = utf8(b, start, pos[0] - 1 - start);
             Object c = conts.get(d);
+            // an array's keys are its indexes, "0", "1", ... in order (bsonspec.org)
+            if (c instanceof List<?> l && !name.equals(Integer.toString(l.size()))) throw new Rejected("BSON array key " + quote(name) + " is not its index " + l.size() + " at byte " + start);
             switch (t) {
                 case 0x01 -> bsonPut(c, name, Counted.finite(Double.longBitsToDouble(Long.reverseBytes(le(b, pos, 8, end)))));
                 case 0x02 -> {
                     int n = (int) Integer.reverseBytes((int) le(b, pos, 4, end));
                     if (n < 1 || n > end - pos[0] || b[pos[0] + n - 1] != 0) throw new Rejected("bad BSON string length at byte " + pos[0]);
-                    bsonPut(c, name, utf8(b, pos[0], n - 1));
+                    bsonPut(c, name, text(b, pos[0], n - 1));
                     pos[0] += n;
                 }
                 case 0x03, 0x04 -> {
@@ -360,10 +374,16 @@ public final class RefDecoder {
                 }
                 case 0x05 -> {
                     int n = Integer.reverseBytes((int) le(b, pos, 4, end));
-                    if (n < 0 || n + 1 > end - pos[0]) throw new Rejected("bad BSON binary length at byte " + pos[0]);
-                    pos[0]++; // subtype
-                    bsonPut(c, name, java.util.Arrays.copyOfRange(b, pos[0], pos[0] + n));
-                    pos[0] += n;
+                    if (n < 0 || (long) n + 1 > end - pos[0]) throw new Rejected("bad BSON binary length at byte " + pos[0]);
+                    int subtype = b[pos[0]++] & 0xFF, from = pos[0];
+                    if (subtype == 0x02) {
+                        // the old binary: an int32 inner length, the binary's length minus 4, then the value
+                        if (n < 4) throw new Rejected("BSON binary subtype 0x02 of " + n + " bytes has no room for its inner length at byte " + from);
+                        int inner = Integer.reverseBytes((int) le(b, pos, 4, end));
+                        if (inner != n - 4) throw new Rejected("BSON binary subtype 0x02's inner length " + inner + " is not its length minus 4 (" + (n - 4) + ") at byte " + from);
+                    }
+                    bsonPut(c, name, java.util.Arrays.copyOfRange(b, pos[0], from + n));
+                    pos[0] = from + n;
                 }
                 case 0x08 -> {
                     int v = bsonU8(b, pos, end);
@@ -603,6 +623,8 @@ public final class RefDecoder {
                                 sb.append(u).append(lo);
                             } else if (Character.isLowSurrogate(u)) {
                                 throw err("lone surrogate escape");
+                            } else if (u == 0) {
+                                throw err("the escape \\u0000: a NUL inside a string (outside the data model)");
                             } else sb.append(u);
                         }
                         default -> throw err("invalid escape");

@@ -86,7 +86,74 @@ final class Selftest {
                 }
             }
         }
+        Path manifest = dir.resolve("conformance").resolve("manifest.json");
+        if (Files.exists(manifest)) {
+            List<Map<String, Object>> lines;
+            try {
+                lines = conformance(benches, dir.resolve("conformance"));
+            } catch (Exception e) {
+                throw new Main.Usage("cannot read " + manifest + ": " + Cell.describe(e));
+            }
+            for (Map<String, Object> line : lines) {
+                switch ((String) line.get("status")) {
+                    case "pass" -> pass++;
+                    case "fail" -> fail++;
+                    default -> skip++;
+                }
+                System.out.println(JsonOut.write(line));
+            }
+        }
         System.err.println(pass + " passed, " + fail + " failed, " + skip + " skipped");
         return fail == 0 ? Main.EXIT_OK : 1;
+    }
+
+    /** The bench and test whose logic judges the conformance set: the reference decoder and the hash. */
+    static final String JUDGE = "hash-object", JUDGE_TEST = "tree";
+
+    /**
+     * The conformance set (DIR/manifest.json, DESIGN section 12): every case through the reference
+     * decoder and the hash, as `verify --bench hash-object --test tree` runs it. An accepted case
+     * passes with its expected hash, a rejected one with the reference decoder's (or the hash's)
+     * clean rejection, exit 6. One line per case, in the manifest's order, in selftest's shape; a
+     * case of a format the reference decoders do not read is skipped with that reason.
+     */
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> conformance(List<Bench> benches, Path dir) throws Exception {
+        Map<String, Object> manifest = loadJson(Files.readAllBytes(dir.resolve("manifest.json")));
+        Bench judge = benches.stream().filter(b -> b.id.equals(JUDGE)).findFirst().orElseThrow();
+        List<Map<String, Object>> out = new java.util.ArrayList<>();
+        for (Object co : (List<Object>) manifest.getOrDefault("cases", List.of())) {
+            Map<String, Object> c = (Map<String, Object>) co;
+            String name = (String) c.get("name"), fmt = (String) c.get("format");
+            Outcome o;
+            if (!judge.formats.contains(fmt)) {
+                o = new Outcome("skip", "the Java harness has no reference decoder for " + fmt + " (no Java row reads it)");
+            } else {
+                o = conformanceCase(judge, fmt, dir.resolve((String) c.get("file")), "accept".equals(c.get("expect")), (String) c.get("hash"),
+                        (String) c.get("why"));
+            }
+            out.add(JsonOut.obj("bench", JUDGE, "test", "conformance", "format", fmt, "vector", name, "status", o.status(), "reason", o.reason()));
+        }
+        return out;
+    }
+
+    /** One conformance case: never throws, whatever the bytes (a crash is the case's failure). */
+    static Outcome conformanceCase(Bench judge, String fmt, Path file, boolean accept, String hash, String why) {
+        try {
+            byte[] data = Files.readAllBytes(file);
+            Cell c = new Cell(judge, JUDGE_TEST, fmt);
+            String got;
+            try {
+                c.prepare(data);
+                got = Hash.hex(c.check(data).hash());
+            } catch (Cell.Fail f) {
+                if (f.code != Main.EXIT_INPUT) return new Outcome("fail", "exit " + f.code + " (not the reference decoder's rejection, exit 6): " + f.getMessage());
+                return accept ? new Outcome("fail", "rejected, expected hash " + hash + ": " + f.getMessage()) : new Outcome("pass", null);
+            }
+            if (!accept) return new Outcome("fail", "accepted (hash " + got + "), expected a rejection: " + why);
+            return got.equals(hash) ? new Outcome("pass", null) : new Outcome("fail", "hash " + got + " != " + hash);
+        } catch (Exception | StackOverflowError | OutOfMemoryError e) {
+            return new Outcome("fail", "the harness crashed: " + Cell.describe(e));
+        }
     }
 }

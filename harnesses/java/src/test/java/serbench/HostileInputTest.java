@@ -1,11 +1,14 @@
 package serbench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -78,6 +81,42 @@ class HostileInputTest {
     @Test
     void nesting_100000_deep_is_decoded_or_rejected_cleanly_by_every_row() {
         assertEquals(List.of(), unclean(null, "deep"));
+    }
+
+    /**
+     * Every case of the conformance set (vectors/conformance, up to 1,000,000 levels deep) through
+     * every row of its format: decoded, or rejected cleanly (exit 3 or 6); whether a library's answer
+     * is the reference's is `serbench robustness`'s question, not this one.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void every_conformance_case_is_decoded_or_rejected_cleanly_by_every_row() throws Exception {
+        Path dir = Vectors.DIR.resolve("conformance");
+        Map<String, Object> manifest = Selftest.loadJson(Files.readAllBytes(dir.resolve("manifest.json")));
+        List<String> bad = new ArrayList<>();
+        int checks = 0;
+        for (Object co : (List<Object>) manifest.get("cases")) {
+            Map<String, Object> c = (Map<String, Object>) co;
+            String fmt = (String) c.get("format");
+            byte[] data = Files.readAllBytes(dir.resolve((String) c.get("file")));
+            for (Bench b : Adapters.all()) {
+                if (!b.formats.contains(fmt)) continue;
+                for (String test : b.tests()) {
+                    checks++;
+                    Cell cell = new Cell(b, test, fmt);
+                    try {
+                        cell.prepare(data);
+                        cell.check(data);
+                    } catch (Cell.Fail f) {
+                        if (f.code != Main.EXIT_REJECTED && f.code != Main.EXIT_INPUT) bad.add(b.id + "/" + test + "/" + c.get("name") + ": exit " + f.code);
+                    } catch (Throwable t) {
+                        bad.add(b.id + "/" + test + "/" + fmt + "/" + c.get("name") + ": " + t);
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), bad);
+        assertTrue(checks > 2000, "checks: " + checks);
     }
 
     @Test

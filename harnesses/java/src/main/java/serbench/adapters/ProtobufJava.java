@@ -50,6 +50,9 @@ public final class ProtobufJava {
         Bench convert = new Bench("protobuf-java-convert", "protobuf-java", List.of("protobuf"))
                 .notes("as protobuf-java, plus the conversion native records -> generated messages (encode) and messages -> native records (decode) inside the loop")
                 .typed((f, r) -> () -> toList(r).toByteArray(), (f, s, data) -> Typed.hash(s, fromList(s, data)))
+                // the conversions are inside the loop: records -> messages before encode, messages -> records after decode
+                .steps("typed-encode", "convert", "encode", "hash-output")
+                .steps("typed-decode", "copy-input", "decode", "convert", "visit-all")
                 .one((f, r) -> {
                     Object[] arr = r.array();
                     Typed.Schema s = r.schema();
