@@ -519,8 +519,38 @@ def cmd_selftest(benches, args) -> int:
                             }
                         )
                     )
+    _conformance(vdir, counts)
     print(f"{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped", file=sys.stderr)
     return EXIT_OK if counts["fail"] == 0 else 1
+
+
+def _conformance(vdir: Path, counts: dict) -> None:
+    """Every case of vectors/conformance/manifest.json through the reference decoder and the hash (what
+    `verify --bench hash-object --test tree` does): an `accept` case must give its hash, a `reject` case
+    a rejection. One JSON line per case; a format without a reference decoder here is skipped."""
+    cdir = vdir / "conformance"
+    manifest = cdir / "manifest.json"
+    if not manifest.exists():
+        return
+    for c in json.loads(manifest.read_text())["cases"]:
+        fmt = c["format"]
+        if fmt not in DECODERS:
+            status, why, got = "skip", f"no reference decoder for {fmt}", None
+        else:
+            try:
+                got = hex64(hash_object(reference(fmt, (cdir / c["file"]).read_bytes())))
+            except (Rejected, ModelError) as e:
+                got, err = None, str(e)
+            if c["expect"] == "reject":
+                accepted = f"accepted (hash {got}), expected a rejection"
+                status, why = ("pass", None) if got is None else ("fail", accepted)
+            elif got is None:
+                status, why = "fail", f"rejected, expected hash {c['hash']}: {err}"
+            else:
+                status, why = ("pass", None) if got == c["hash"] else ("fail", f"hash {got} != {c['hash']}")
+        counts[status] += 1
+        row = {"bench": "hash-object", "test": "conformance", "format": fmt, "vector": c["name"], "rule": c["rule"]}
+        print(json.dumps({**row, "expect": c["expect"], "status": status, "reason": why}))
 
 
 def _positive(text: str) -> int:

@@ -545,6 +545,8 @@ def decode_bson(data: bytes):
             if data[pos + 3 + sl] != 0:
                 raise RefError(f"the string at offset {pos} is not terminated by 0x00")
             value = _utf8(data[pos + 4 : pos + 3 + sl], pos)
+            if "\0" in value:
+                raise RefError(_NUL)
             pos += 4 + sl
         elif ty in (0x03, 0x04):
             need(4)
@@ -561,10 +563,13 @@ def decode_bson(data: bytes):
             if bl < 0:
                 raise RefError(f"the binary length {bl} at offset {pos} is negative")
             need(5 + bl)
-            if data[pos + 4] != 0:
-                sub = data[pos + 4]
-                raise RefError(f"binary subtype 0x{sub:02x} at offset {pos} is not in the data model (only 0x00)")
             value = data[pos + 5 : pos + 5 + bl]
+            if data[pos + 4] == 0x02:
+                # the old binary subtype: an int32 inner length, then the bytes (rule R7)
+                inner = _LE_I32(data, pos + 5)[0] if bl >= 4 else -1
+                if bl < 4 or inner != bl - 4:
+                    raise RefError(f"binary subtype 0x02 at offset {pos}: inner length {inner} is not {bl - 4}")
+                value = value[4:]
             pos += 5 + bl
         elif ty == 0x08:
             need(1)
@@ -751,12 +756,27 @@ def decode_ubjson(data: bytes):
     return value
 
 
+def _root_map(decode):
+    """Rule R1 of the reference decoders: a document's root is a map (JSON object, MessagePack or CBOR
+    map, BSON document, UBJSON object); any other root is rejected."""
+
+    def dec(data: bytes):
+        doc = decode(data)
+        if type(doc) is not dict:
+            raise RefError(f"the root is {type(doc).__name__ if doc is not None else 'null'}, not a map")
+        return doc
+
+    dec.__name__ = decode.__name__
+    dec.__doc__ = decode.__doc__
+    return dec
+
+
 DECODERS = {
-    "json": decode_json,
-    "json-pretty": decode_json,
-    "msgpack": decode_msgpack,
-    "cbor": decode_cbor,
+    "json": _root_map(decode_json),
+    "json-pretty": _root_map(decode_json),
+    "msgpack": _root_map(decode_msgpack),
+    "cbor": _root_map(decode_cbor),
     "bson": decode_bson,
-    "ubjson": decode_ubjson,
-    "ubjson-plain": decode_ubjson,
+    "ubjson": _root_map(decode_ubjson),
+    "ubjson-plain": _root_map(decode_ubjson),
 }

@@ -54,7 +54,9 @@ def test_json_accepts_the_data_model_and_its_edge_values():
     assert d(b'{"a":18446744073709551615,"b":-9223372036854775808}') == {"a": 2**64 - 1, "b": -(2**63)}
     assert d(rb'{"a":"\ud83d\ude00\u00e9\/\n"}') == {"a": "😀é/\n"}
     assert d(b'{"a\\u0062":null}') == {"ab": None}
-    assert d(b"[]") == []
+    for root in (b"[]", b"1", b'"a"', b"null"):  # rule R1: the root is a map
+        with pytest.raises(RefError, match="not a map"):
+            d(root)
 
 
 @pytest.mark.parametrize(
@@ -153,7 +155,8 @@ def test_json_rejects_what_is_not_json_or_not_in_the_data_model(doc, why):
         ("bson", bson_doc(b"\x03a\0\xff\xff\xff\x7f\0"), "needs 2147483647 bytes"),
         ("bson", bson_doc(b"\x03a\0\x05\0\0\0\x01"), "not terminated"),
         ("bson", bson_doc(b"\x04a\0\x0b\0\0\0\x0a1\0\x0a0\0\0"), "not the index 0"),
-        ("bson", bson_doc(b"\x05a\0\x01\0\0\0\x04x"), "subtype 0x04"),
+        ("bson", bson_doc(b"\x05a\0\x03\0\0\0\x02\x00\x00\x00"), "inner length"),  # rule R7
+        ("bson", bson_doc(b"\x02a\0\x03\0\0\0x\0\0"), "NUL"),  # rule R2
         ("bson", bson_doc(b"\x08a\0\x02"), "neither 0 nor 1"),
         ("bson", bson_doc(b"\x07a\0" + b"\0" * 12), "ObjectId"),
         ("bson", bson_doc(b"\x13a\0"), "decimal128"),
@@ -189,7 +192,7 @@ def test_binary_formats_accept_their_edge_values():
     assert DECODERS["cbor"](b"\xbf\x61a\x9f\x01\xff\xff") == {"a": [1]}
     assert DECODERS["cbor"](b"\xa1\x61a\x3b\x7f" + b"\xff" * 7) == {"a": -(2**63)}
     assert DECODERS["ubjson"](b"{U\x01a[$U#U\x02\x01\x02U\x01bC}}") == {"a": [1, 2], "b": "}"}
-    assert DECODERS["ubjson"](b"[NU\x01N]") == [1], "no-ops between the items of an unsized container"
+    assert DECODERS["ubjson"](b"{U\x01a[NU\x01N]}") == {"a": [1]}, "no-ops between the items of an unsized container"
     assert DECODERS["ubjson"](b"{#U\x01U\x01a[$T#U\x03") == {"a": [True, True, True]}
 
 
