@@ -623,7 +623,9 @@ _UB_FIXED = {
     ord("C"): (1, lambda d, p: d[p]),
 }
 _UB_INTS = {ord(c) for c in "iUIlL"}
-_UB_TYPEABLE = set(_UB_FIXED) | {ord("S")}
+# a strong type may be any value's marker, containers included ([$[: every child an array, its own
+# marker left out), but not the no-op or an end marker
+_UB_TYPEABLE = set(_UB_FIXED) | {ord(c) for c in "SH[{"}
 
 
 class _Ub:
@@ -665,7 +667,18 @@ class _Ub:
             self.pos += ln
             return s
         if m == ord("H"):
-            raise RefError(f"the high-precision number at offset {at} is not in the data model")
+            # a high-precision number is a string in JSON's number grammar: read as JSON reads it (an
+            # integer within int64/uint64, else refused; with a fraction or exponent, the nearest finite
+            # double), as every reference decoder does (spec/data-model.md, rule 5)
+            ln = self.length(at)
+            if self.pos + ln > self.n:
+                raise _truncated(self.pos, ln, self.n - self.pos)
+            text = _utf8(self.d[self.pos : self.pos + ln], self.pos)
+            self.pos += ln
+            v, end = _json_number(text, 0)
+            if end != len(text):
+                raise RefError(f"the high-precision number at offset {at} is not a JSON number")
+            return v
         raise RefError(f"unexpected marker {chr(m)!r} (0x{m:02x}) at offset {at}")
 
     def length(self, at: int) -> int:
@@ -703,6 +716,8 @@ def decode_ubjson(data: bytes):
                 del types[len(stack) :]
                 continue
         if f is not None and f[3]:
+            while r.pos < r.n and data[r.pos] == ord("N"):  # a no-op between a sized object's pairs
+                r.pos += 1
             at = r.pos
             k = r.length(at)
             if r.pos + k > r.n:
@@ -711,6 +726,11 @@ def decode_ubjson(data: bytes):
             r.pos += k
         at = r.pos
         m = typed if typed is not None else r.byte()
+        while m == ord("N") and typed is None and stack:
+            # a no-op where a container's value may start is skipped and is not a child (Draft 12,
+            # No-Op: "should be skipped"); at the root, or typed, it is an error below
+            at = r.pos
+            m = r.byte()
         if m == ord("[") or m == ord("{"):
             is_map = m == ord("{")
             strong = None
@@ -742,7 +762,7 @@ def decode_ubjson(data: bytes):
             if value is None:
                 types.append(strong)
                 continue
-        elif m == ord("N") and typed is None:
+        elif m == ord("N"):
             raise RefError(f"no-op (N) at offset {at} where a value must be")
         else:
             value = r.scalar(m, at)
