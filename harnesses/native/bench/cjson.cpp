@@ -190,7 +190,10 @@ const BenchInfo& bench_info() {
 #else
     i.id = "cjson-parse";
     i.tests = {"tree"};
-    i.notes = "cJSON_ParseWithLengthOpts; numbers are doubles (integral within 2^53 read as ints); shared library only";
+    i.notes =
+        "decode-unchecked: cJSON has no UTF-8 check (a string or key that is not UTF-8 is accepted); "
+        "cJSON_ParseWithLengthOpts; numbers are doubles (integral within 2^53 read as ints); shared library only";
+    i.steps["tree"] = {"copy-input", "decode-unchecked", "visit-all"};
 #endif
     return i;
   }();

@@ -3,7 +3,10 @@
 //                   object (PLAIN / PRETTY, NOSLASHESCAPE); the output string is owned by the object
 //   2 json-c-parse  tree: json_tokener_parse_ex with a fresh tokener per op, the length counting the
 //                   NUL after the input (end of input); depth limit raised from the default 32 to
-//                   1024 (json_tokener_new_ex) so nesting is not the test
+//                   1024 (json_tokener_new_ex) so nesting is not the test; JSON_TOKENER_VALIDATE_UTF8
+//                   (json_tokener_set_flags), json-c's documented UTF-8 check of strings, off by
+//                   default (without it invalid UTF-8 is accepted: decode-unchecked, fairness rule 12);
+//                   it checks lead and continuation bytes only (overlong forms and surrogates pass)
 #include <json-c/json.h>
 
 #include <algorithm>
@@ -180,6 +183,7 @@ class Parse : public Adapter {
       return false;
     }
     json_tokener* tok = json_tokener_new_ex(kLibraryMaxDepth);
+    json_tokener_set_flags(tok, JSON_TOKENER_VALIDATE_UTF8);
     // The whole input is here, so the length includes the NUL after it (buf has kPadding zero bytes):
     // json_tokener.h says a caller at the end of its input MUST pass it, or a value with no inherent
     // end (a number, or `true` at the root) is json_tokener_continue rather than parsed.
@@ -222,7 +226,8 @@ const BenchInfo& bench_info() {
 #else
     i.id = "json-c-parse";
     i.tests = {"tree"};
-    i.notes = "json_tokener_parse_ex, fresh tokener per op, length with the final NUL, depth limit 1024 (default 32)";
+    i.notes = "json_tokener_parse_ex, fresh tokener per op, JSON_TOKENER_VALIDATE_UTF8, length with the final NUL, "
+        "depth limit 1024 (default 32)";
 #endif
     return i;
   }();

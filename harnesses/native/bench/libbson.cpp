@@ -3,7 +3,9 @@
 //                   (libbson has no DOM to encode from)
 //   libbson-iter    tree and incremental: bson_init_static over the input + recursive bson_iter.
 //                   libbson has no separate DOM: its document *is* the zero-copy iterator, so both
-//                   tests run this same code path.
+//                   tests run this same code path. bson_iter checks lengths and structure, not text:
+//                   every key and string is checked with bson_utf8_validate inside the loop, the
+//                   check bson_iter_utf8's documentation names (spec/fairness.md rules 2 and 12).
 #include <bson/bson.h>
 
 #include <algorithm>
@@ -126,6 +128,15 @@ class Append : public Adapter {
 #else
 // Hashes the document and its embedded documents and arrays with an explicit stack of iterators
 // (any depth): bson_iter_recurse gives a child iterator over the same bytes.
+//
+// UTF-8: bson_iter_next checks lengths and terminators but never the text, and bson_iter_utf8's
+// documentation asks the caller to check it, "by calling bson_utf8_validate() or validating the
+// underlying bson_t before iterating it". The loop calls bson_utf8_validate on every key (array
+// keys too, as BSON_VALIDATE_UTF8 does) and every string, with allow_null false: libbson's default,
+// and the data model's (no NUL inside a string). Not bson_validate_with_error(BSON_VALIDATE_UTF8)
+// first: in libbson 1.23 it ignores what bson_iter_visit_all reports, so it accepts a string value
+// with 0xFF or an overlong sequence (CDRIVER-4448; fixed upstream in 2025), and it recurses once per
+// level, so 10,000 nested arrays overflow the stack.
 class Iter : public Adapter {
   struct Frame {
     bson_iter_t it;
@@ -158,12 +169,22 @@ class Iter : public Adapter {
         st_.pop_back();
         continue;
       }
-      if (st_.back().is_map) sb_hasher_key(&h_, bson_iter_key(it), bson_iter_key_len(it));
+      const char* k = bson_iter_key(it);
+      const uint32_t kl = bson_iter_key_len(it);
+      if (!bson_utf8_validate(k, kl, false)) {
+        err = "invalid UTF-8 in a key at offset " + std::to_string(it->off);
+        return false;
+      }
+      if (st_.back().is_map) sb_hasher_key(&h_, k, kl);
       switch (bson_iter_type(it)) {
         case BSON_TYPE_DOUBLE: sb_hasher_emit(&h_, sb_hash_double(bson_iter_double(it))); break;
         case BSON_TYPE_UTF8: {
           uint32_t l;
           const char* s = bson_iter_utf8(it, &l);
+          if (!bson_utf8_validate(s, l, false)) {
+            err = "invalid UTF-8 (or a NUL) in a string at offset " + std::to_string(it->off);
+            return false;
+          }
           sb_hasher_emit(&h_, sb_hash_str(s, l));
           break;
         }
@@ -218,7 +239,9 @@ const BenchInfo& bench_info() {
 #else
     i.id = "libbson-iter";
     i.tests = {"tree", "incremental"};
-    i.notes = "zero-copy bson_iter over bson_init_static; tree and incremental are the same code";
+    i.notes =
+        "zero-copy bson_iter over bson_init_static, every key and string checked with bson_utf8_validate (no "
+        "NUL); tree and incremental are the same code";
 #endif
     return i;
   }();
