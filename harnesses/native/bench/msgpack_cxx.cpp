@@ -210,16 +210,14 @@ const BenchInfo& bench_info() {
     i.id = "msgpack-cxx";
     i.tests = {"write", "tree"};
     i.notes =
-        "msgpack::packer into a fresh sbuffer; msgpack::unpack to msgpack::object (zone); tree is decode-unchecked: "
+        "msgpack::packer into a fresh sbuffer; msgpack::unpack to msgpack::object (zone); "
         "msgpack-cxx has no UTF-8 check (a str that is not UTF-8 is accepted)";
-    i.steps["tree"] = {"copy-input", "decode-unchecked", "visit-all"};
 #else
     i.id = "msgpack-cxx-visitor";
     i.tests = {"incremental"};
     i.notes =
-        "decode-unchecked: msgpack-cxx has no UTF-8 check (a str that is not UTF-8 is accepted); msgpack::parse with "
+        "msgpack-cxx has no UTF-8 check (a str that is not UTF-8 is accepted); msgpack::parse with "
         "a visitor (no object tree)";
-    i.steps["incremental"] = {"copy-input", "decode-unchecked", "hash-events"};
 #endif
     return i;
   }();

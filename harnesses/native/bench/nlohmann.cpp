@@ -252,10 +252,8 @@ const BenchInfo& bench_info() {
     i.formats = {"msgpack", "cbor", "bson", "ubjson", "ubjson-plain"};
     i.notes =
         "write: build a json from the harness's object + to_msgpack/to_cbor/to_bson/to_ubjson (ubjson: sized+typed) "
-        "every op, from_*, sax_parse; tree and incremental are decode-unchecked: nlohmann's binary readers have no "
+        "every op, from_*, sax_parse; nlohmann's binary readers have no "
         "UTF-8 check (its JSON parser has one), so a string or key that is not UTF-8 is accepted";
-    i.steps["tree"] = {"copy-input", "decode-unchecked", "visit-all"};
-    i.steps["incremental"] = {"copy-input", "decode-unchecked", "hash-events"};
 #endif
     return i;
   }();

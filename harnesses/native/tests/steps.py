@@ -38,21 +38,6 @@ DEVIATING = {
     ("flatbuffers-unchecked", "typed-access"): ["copy-input", "view-unchecked", "visit-all"],
     ("protobuf-convert", "typed-encode"): ["convert", "encode", "hash-output"],
     ("protobuf-convert", "typed-decode"): ["copy-input", "decode", "convert", "visit-all"],
-    # decode-unchecked: the library (or this API of it) has no UTF-8 check, so a string or key that is
-    # not UTF-8 is accepted (the legacy driver's validateBSON is structural, libcbor's streaming decoder
-    # hands text over unchecked, nlohmann's binary readers check none)
-    ("cjson-parse", "tree"): ["copy-input", "decode-unchecked", "visit-all"],
-    ("json-parser", "tree"): ["copy-input", "decode-unchecked", "visit-all"],
-    ("jsoncpp-parse", "tree"): ["copy-input", "decode-unchecked", "visit-all"],
-    ("libcbor-streaming", "incremental"): ["copy-input", "decode-unchecked", "hash-events"],
-    ("libmpack-incremental", "incremental"): ["copy-input", "decode-unchecked", "hash-events"],
-    ("mongo-legacy-iter", "tree"): ["copy-input", "decode-unchecked", "visit-all"],
-    ("mongo-legacy-iter", "incremental"): ["copy-input", "decode-unchecked", "hash-events"],
-    ("msgpack-c", "tree"): ["copy-input", "decode-unchecked", "visit-all"],
-    ("msgpack-cxx", "tree"): ["copy-input", "decode-unchecked", "visit-all"],
-    ("msgpack-cxx-visitor", "incremental"): ["copy-input", "decode-unchecked", "hash-events"],
-    ("nlohmann-binary", "tree"): ["copy-input", "decode-unchecked", "visit-all"],
-    ("nlohmann-binary", "incremental"): ["copy-input", "decode-unchecked", "hash-events"],
 }
 
 
