@@ -37,8 +37,11 @@ fn measures(b: &Bench, test: &str) -> &'static str {
     if b.id == "hash-events" {
         return "copy input (into the cell's reused buffer) + walk the harness's flat document in document order through the streaming hash (StreamHasher; model::hash_flat_events), no parse";
     }
+    if b.steps(test).contains(&"prebuilt") {
+        return "encode the library's own value, built once outside the loop (the dump alone) + hash of the output bytes; the output is decoded with the reference decoder and hashed once, outside the loop";
+    }
     match test {
-        "write" => "encode(prepared input) + hash of the output bytes; the output is decoded with the reference decoder and hashed once, outside the loop",
+        "write" => "build the library's input (its DOM) from the harness's object + encode + drop what was built + hash of the output bytes; the output is decoded with the reference decoder and hashed once, outside the loop",
         "tree" => "copy input (into the cell's reused buffer) + parse to the library's DOM + walk it with the hash",
         "typed-encode" => "encode the native records (prepared outside the loop) + hash of the output bytes; the output is decoded by the same crate and hashed once, outside the loop",
         "typed-decode" => "copy the crate's own encoding (into the cell's reused 16-byte aligned buffer) + decode into native records (or the crate's generated types) + typed hash walk",
@@ -169,7 +172,8 @@ fn prepare(b: &Bench, test: &str, fmt: &str, data: &[u8], counting: bool) -> Res
         }
         "write" => {
             let v = reference(fmt, data)?;
-            // the harness's own conversion into the library's input type (iterative, model::fold)
+            // the encoder keeps a copy of the object and converts it into the library's input
+            // (iterative, model::fold) in every call; it tries that conversion once here
             (b.write.unwrap())(fmt, &v)
                 .map(Prepared::Write)
                 .map_err(|e| Fail::Input(format!("the harness cannot give this input to {}: {e}", b.library)))
@@ -353,9 +357,11 @@ fn cmd_list(benches: &[Bench]) -> i32 {
                 tests.iter().map(|t| (t.to_string(), json!(b.baseline(t)))).collect()
             };
             let m: serde_json::Map<String, J> = tests.iter().map(|t| (t.to_string(), json!(measures(b, t)))).collect();
+            // the work contract (spec/fairness.md): each test's steps, in loop order
+            let steps: serde_json::Map<String, J> = tests.iter().map(|t| (t.to_string(), json!(b.steps(t)))).collect();
             let mut row = json!({"id": b.id, "library": b.library, "version": version(b.library), "formats": b.formats,
                    "tests": tests, "baseline_for": baseline_for, "notes": b.notes, "baseline": b.is_baseline(),
-                   "measures": m});
+                   "measures": m, "steps": steps});
             if let (false, Some(dir)) = (b.is_baseline(), &probes) {
                 add_code_size(&mut row, dir, b.library, benches);
             }
@@ -538,9 +544,10 @@ fn run_latency(
     }
 }
 
-/// A prepared cell is never dropped: the process exits right after using it. A write row's input
-/// is the library's own tree type, built by the harness as deep as the document, and its drop glue
-/// (the library's) may recurse once per level, which must not crash the harness after the check.
+/// A prepared cell is never dropped: the process exits right after using it. A `-prebuilt` write
+/// row's input is the library's own tree type, built by the harness as deep as the document, and
+/// its drop glue (the library's) may recurse once per level, which must not crash the harness
+/// after the check.
 fn keep(p: Prepared) -> std::mem::ManuallyDrop<Prepared> {
     std::mem::ManuallyDrop::new(p)
 }
@@ -847,12 +854,76 @@ fn cmd_selftest(benches: &[Bench], argv: &[String]) -> i32 {
             }
         }
     }
+    // the reference decoders' conformance set (issue 69): every case through the reference decoder
+    let (p, f, s) = match conformance(benches, &dir.join("conformance")) {
+        Ok(counts) => counts,
+        Err(e) => return usage(&e),
+    };
+    (pass, fail, skip) = (pass + p, fail + f, skip + s);
     eprintln!("{pass} passed, {fail} failed, {skip} skipped");
     if fail == 0 {
         EXIT_OK
     } else {
         1
     }
+}
+
+/// The conformance set (`DIR/manifest.json`, when it exists): each case decoded with the logic of
+/// `verify --bench hash-object --test tree` (the reference decoder, then the hash), one JSON line
+/// per case. A case fails when the answer differs: a rejection of an `accept` case, an acceptance
+/// of a `reject` case, or another hash. Returns (passed, failed, skipped).
+fn conformance(benches: &[Bench], dir: &Path) -> Result<(u32, u32, u32), String> {
+    let path = dir.join("manifest.json");
+    if !path.exists() {
+        return Ok((0, 0, 0));
+    }
+    let manifest: J = std::fs::read(&path)
+        .map_err(|e| e.to_string())
+        .and_then(|d| serde_json::from_slice(&d).map_err(|e| e.to_string()))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if manifest["version"] != 1 {
+        return Err(format!("{}: version {} (this harness reads version 1)", path.display(), manifest["version"]));
+    }
+    let bench = benches.iter().find(|b| b.id == "hash-object").expect("the hash-object baseline is registered");
+    let (mut pass, mut fail, mut skip) = (0, 0, 0);
+    let empty = vec![];
+    for case in manifest["cases"].as_array().unwrap_or(&empty) {
+        let name = case["name"].as_str().unwrap_or("?");
+        let fmt = case["format"].as_str().unwrap_or("?");
+        let expect = case["expect"].as_str().unwrap_or("?");
+        let (status, reason) = if !bench.formats.contains(&fmt) {
+            ("skip", format!("no reference decoder for {fmt} in this harness"))
+        } else {
+            let got =
+                std::fs::read(dir.join(case["file"].as_str().unwrap_or(""))).map_err(|e| e.to_string()).map(|data| {
+                    prepare(bench, "tree", fmt, &data, false)
+                        .and_then(|p| check(&p, fmt, &data))
+                        .map(|(h, _)| hash::hex64(h))
+                        .map_err(|e| e.reason().to_string())
+                });
+            let want = case["hash"].as_str().unwrap_or("").to_ascii_lowercase();
+            match (expect, got) {
+                (_, Err(e)) => ("fail", format!("cannot read the case's file: {e}")),
+                ("accept", Ok(Ok(h))) if h == want => ("pass", String::new()),
+                ("accept", Ok(Ok(h))) => ("fail", format!("hash {h} != {want}")),
+                ("accept", Ok(Err(e))) => ("fail", format!("rejected, expected accept: {e}")),
+                ("reject", Ok(Err(e))) => ("pass", format!("rejected: {e}")),
+                ("reject", Ok(Ok(h))) => ("fail", format!("accepted (hash {h}), expected reject")),
+                (other, _) => ("fail", format!("unknown expect {other:?}")),
+            }
+        };
+        match status {
+            "pass" => pass += 1,
+            "fail" => fail += 1,
+            _ => skip += 1,
+        }
+        let reason = (!reason.is_empty()).then_some(reason);
+        println!(
+            "{}",
+            json!({"bench": bench.id, "test": "conformance", "format": fmt, "vector": name, "status": status, "reason": reason})
+        );
+    }
+    Ok((pass, fail, skip))
 }
 
 fn main() {

@@ -11,7 +11,22 @@
 //!   length fields that disagree with the content; invalid UTF-8 in strings and keys; duplicate map
 //!   keys; keys that are not strings; integers outside int64/uint64; NaN and infinities; and every
 //!   type outside the data model (MessagePack ext, CBOR tags, undefined and simple values, BSON types
-//!   other than double, string, document, array, generic binary, bool, null, int32 and int64).
+//!   other than double, string, document, array, binary, bool, null, int32 and int64).
+//!
+//! The rules every harness's reference decoder follows, so that they give identical answers on the
+//! conformance set (`vectors/conformance/manifest.json`, issue 69; `selftest` runs it):
+//! - R1: the root is a map (JSON object, MessagePack map, CBOR map, BSON document), else rejected.
+//! - R2: strings and keys are valid UTF-8 with no NUL (also not as JSON's `\u0000`) and no
+//!   surrogates (a lone JSON `\uD800`-`\uDFFF` escape is rejected; a correct pair combines).
+//! - R3: duplicate keys in a map are rejected.
+//! - R4: no bytes after the root (JSON allows only space, tab, LF and CR around it; not form feed).
+//! - R5: integers within int64/uint64, floats finite (NaN, infinities, and JSON numbers beyond
+//!   float64's range such as `1e400` are rejected; `1e-400` is 0.0).
+//! - R6: types outside the data model are rejected (listed above).
+//! - R7: BSON binary of subtype 0x02 ("old binary") carries an int32 length of its own, which must
+//!   equal the binary's length minus 4; the value is the bytes after it. Other subtypes are their
+//!   bytes as they are.
+//! - R9: no depth limit: iterative, a document nested 1,000,000 deep decodes (tests/refdec.rs).
 //!
 //! A rejection is the input's, not a library's: exit 6 where the input is the user's or the corpus's.
 
@@ -42,6 +57,9 @@ enum Items {
 /// spec/data-model.md: strings and keys carry no NUL (C APIs with NUL-terminated strings cannot).
 const NUL: &str = "NUL in a string or key (the data model has no NUL)";
 
+/// spec/data-model.md: the root of every document is a map (R1).
+const ROOT: &str = "the root is not a map (the data model's root is a map)";
+
 struct Frame {
     items: Items,
     /// items (array) or entries (map) still to come; None: closed by a marker (JSON, BSON, CBOR
@@ -65,6 +83,10 @@ impl Tree {
         matches!(self.stack.last(), Some(Frame { items: Items::Map(_), .. }))
     }
     fn open(&mut self, map: bool, left: Option<u64>) -> Result<(), String> {
+        // R1, as soon as the root's first byte says what it is
+        if !map && self.stack.is_empty() {
+            return Err(ROOT.into());
+        }
         let items = if map { Items::Map(Vec::new()) } else { Items::Array(Vec::new()) };
         if left == Some(0) {
             return self.emit(if map { Val::Map(Vec::new()) } else { Val::Array(Vec::new()) });
@@ -85,6 +107,9 @@ impl Tree {
         }
         loop {
             let Some(top) = self.stack.last_mut() else {
+                if !matches!(v, Val::Map(_)) {
+                    return Err(ROOT.into());
+                }
                 self.root = Some(v);
                 return Ok(());
             };
@@ -802,12 +827,17 @@ fn bson(d: &[u8]) -> Result<Val, String> {
                 }
                 need(5 + n as usize)?;
                 let sub = d[p + 4];
-                if sub != 0 {
-                    return Err(format!(
-                        "binary subtype 0x{sub:02x} at offset {p} is not in the data model (only 0x00, generic)"
-                    ));
+                let mut bytes = &d[p + 5..p + 5 + n as usize];
+                if sub == 0x02 {
+                    // R7: the old binary subtype wraps its bytes in a length of their own
+                    if n < 4 || le_i32(bytes, 0) != n - 4 {
+                        return Err(format!(
+                            "the old binary (subtype 0x02) at offset {p} has an inner length that is not its length {n} minus 4"
+                        ));
+                    }
+                    bytes = &bytes[4..];
                 }
-                t.emit(Val::Bin(d[p + 5..p + 5 + n as usize].to_vec()))?;
+                t.emit(Val::Bin(bytes.to_vec()))?;
                 p += 5 + n as usize;
             }
             0x08 => {

@@ -50,6 +50,13 @@ fn list_is_valid() {
     }
     for b in benches {
         assert_ne!(b["version"], "unknown", "{}", b["id"]);
+        // the work contract: the steps of every test it lists, in loop order (adapters::contract_steps)
+        let tests = b["tests"].as_array().unwrap();
+        assert_eq!(b["steps"].as_object().unwrap().len(), tests.len(), "{}", b["id"]);
+        for t in tests {
+            let steps = b["steps"][t.as_str().unwrap()].as_array().unwrap();
+            assert!(!steps.is_empty() && steps.iter().all(|s| s.is_string()), "{} {t}", b["id"]);
+        }
         if b["baseline"] == false {
             for t in b["tests"].as_array().unwrap() {
                 let base = b["baseline_for"][t.as_str().unwrap()].as_str().unwrap();
@@ -315,5 +322,85 @@ fn run_hold_goes_on_at_end_of_stdin_and_never_reads_on_a_failed_check_or_under_i
     let fixed = [args, vec!["--hold".into(), "--iterations".into(), "3".into()]].concat();
     assert_eq!(exit_code(spawn(&fixed, &results, Stdio::piped())), Some(0));
     assert_eq!(kinds(&results).iter().filter(|k| *k == "sample").count(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `selftest` also runs the conformance set (`DIR/conformance/manifest.json`, issue 69) through the
+/// reference decoder, as `verify --bench hash-object --test tree` does: one line per case, counted
+/// in the final line, a fail wherever the answer differs from the manifest's.
+#[test]
+fn selftest_runs_the_conformance_manifest_through_the_reference_decoder() {
+    use serbench_rust::hash::hex64;
+    use serbench_rust::model::{hash_val, Val};
+    let dir = std::env::temp_dir().join(format!("serbench-rust-conformance-{}", std::process::id()));
+    let cases = dir.join("conformance");
+    std::fs::create_dir_all(&cases).unwrap();
+    std::fs::write(dir.join("vectors.json"), br#"{"vectors": []}"#).unwrap();
+    let ab = hex64(hash_val(&Val::Map(vec![("a".into(), Val::Bin(b"xy".to_vec()))])));
+    let one = hex64(hash_val(&Val::Map(vec![("a".into(), Val::UInt(1))])));
+    let files: &[(&str, &[u8])] = &[
+        ("map.json", br#"{"a":1}"#),
+        ("root-array.json", b"[1]"),
+        ("form-feed.json", b"{\"a\":1}\x0c"),
+        ("nul.json", br#"{"a\u0000":1}"#),
+        ("map.msgpack", b"\x81\xa1a\x01"),
+        ("tag.cbor", b"\xa1\x61a\xc1\x00"),
+        ("old-binary.bson", b"\x13\0\0\0\x05a\0\x06\0\0\0\x02\x02\0\0\0xy\0"),
+        ("old-binary-bad.bson", b"\x13\0\0\0\x05a\0\x06\0\0\0\x02\x03\0\0\0xy\0"),
+        ("map.ubjson", b"{U\x01ai\x01}"),
+    ];
+    for (name, bytes) in files {
+        std::fs::write(cases.join(name), bytes).unwrap();
+    }
+    let case = |name: &str, fmt: &str, file: &str, expect: &str, hash: Option<&str>| {
+        let mut c = serde_json::json!({"name": name, "format": fmt, "file": file, "expect": expect, "rule": "R", "why": "test"});
+        if let Some(h) = hash {
+            c["hash"] = serde_json::json!(h);
+        }
+        c
+    };
+    let right = vec![
+        case("map", "json", "map.json", "accept", Some(&one)),
+        case("root-array", "json", "root-array.json", "reject", None),
+        case("form-feed", "json", "form-feed.json", "reject", None),
+        case("nul-key", "json", "nul.json", "reject", None),
+        case("map", "msgpack", "map.msgpack", "accept", Some(&one)),
+        case("tag", "cbor", "tag.cbor", "reject", None),
+        case("old-binary", "bson", "old-binary.bson", "accept", Some(&ab)),
+        case("old-binary-bad", "bson", "old-binary-bad.bson", "reject", None),
+        case("map", "ubjson", "map.ubjson", "accept", Some(&one)),
+    ];
+    let run = |cases_json: &[serde_json::Value]| {
+        let manifest = serde_json::json!({"version": 1, "cases": cases_json});
+        std::fs::write(cases.join("manifest.json"), manifest.to_string()).unwrap();
+        let out = Command::new(BIN).arg("selftest").arg("--vectors").arg(&dir).output().unwrap();
+        let rows: Vec<serde_json::Value> =
+            String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        (out.status.code(), rows, String::from_utf8_lossy(&out.stderr).trim().to_string())
+    };
+    let (code, rows, stderr) = run(&right);
+    assert_eq!(code, Some(0), "{stderr} {rows:?}");
+    assert_eq!(stderr, "8 passed, 0 failed, 1 skipped");
+    assert_eq!(rows.len(), 9);
+    for r in &rows {
+        assert_eq!((r["bench"].as_str(), r["test"].as_str()), (Some("hash-object"), Some("conformance")), "{r}");
+        let want = if r["format"] == "ubjson" { "skip" } else { "pass" };
+        assert_eq!(r["status"], want, "{r}");
+    }
+    // every way an answer can differ: another hash, a rejection of an accept, an acceptance of a reject
+    let wrong = vec![
+        case("map", "json", "map.json", "accept", Some(&ab)),
+        case("root-array", "json", "root-array.json", "accept", Some(&one)),
+        case("map", "msgpack", "map.msgpack", "reject", None),
+        case("missing", "cbor", "missing.cbor", "reject", None),
+    ];
+    let (code, rows, stderr) = run(&wrong);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stderr, "0 passed, 4 failed, 0 skipped");
+    let reasons: Vec<&str> = rows.iter().map(|r| r["reason"].as_str().unwrap()).collect();
+    assert!(reasons[0].starts_with("hash "), "{reasons:?}");
+    assert!(reasons[1].contains("the root is not a map"), "{reasons:?}");
+    assert!(reasons[2].starts_with("accepted"), "{reasons:?}");
+    assert!(reasons[3].starts_with("cannot read"), "{reasons:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

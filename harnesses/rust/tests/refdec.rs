@@ -36,7 +36,68 @@ fn json_accepts_the_data_model_and_its_edge_values() {
     assert_eq!(h("json", br#"{"a":"\ud83d\ude00\u00e9\/\n"}"#), Ok(one("a", Val::Str("😀é/\n".into()))));
     assert_eq!(h("json", b"{\"a\":\"\xc3\xa9\"}"), Ok(one("a", Val::Str("é".into()))));
     assert_eq!(h("json", b"{\"a\\u0062\":null}"), Ok(one("ab", Val::Null)));
-    assert_eq!(h("json", b"[]"), Ok(hex64(hash::hash_array([]))));
+    assert_eq!(h("json", b" \t\r\n{}\n"), Ok(hex64(hash_val(&Val::Map(vec![])))));
+}
+
+/// R1: the root of every document is a map (spec/data-model.md), in every format.
+#[test]
+fn a_root_that_is_not_a_map_is_rejected_in_every_format() {
+    for (fmt, doc) in [
+        ("json", &b"[]"[..]),
+        ("json", b"[{}]"),
+        ("json", b"1"),
+        ("json", b"\"x\""),
+        ("json", b"null"),
+        ("json-pretty", b"[\n]\n"),
+        ("msgpack", b"\x90"),
+        ("msgpack", b"\x91\x80"),
+        ("msgpack", b"\x01"),
+        ("msgpack", b"\xa1a"),
+        ("cbor", b"\x80"),
+        ("cbor", b"\x9f\xff"),
+        ("cbor", b"\x01"),
+        ("cbor", b"\xf6"),
+    ] {
+        rejects(fmt, doc, "the root is not a map");
+    }
+    assert_eq!(h("msgpack", b"\x80"), Ok(hex64(hash_val(&Val::Map(vec![])))));
+    assert_eq!(h("cbor", b"\xbf\xff"), Ok(hex64(hash_val(&Val::Map(vec![])))));
+}
+
+/// R9: no depth limit. `{"a": [[...[]...]]}` with a million arrays (BSON: a million documents,
+/// `{"a": {"a": ... {}}}`), in every format, decodes and hashes.
+#[test]
+fn documents_nested_a_million_deep_decode() {
+    const N: usize = 1_000_000;
+    let mut inner = hash::hash_array([]);
+    for _ in 1..N {
+        inner = hash::hash_array([inner]);
+    }
+    let mut root = hash::MapAcc::new();
+    root.push(hash::hash_str("a"), inner);
+    let arrays = hex64(root.finish());
+    let json = [&b"{\"a\":"[..], &b"[".repeat(N), &b"]".repeat(N), b"}"].concat();
+    assert_eq!(h("json", &json).as_ref(), Ok(&arrays));
+    let msgpack = [&b"\x81\xa1a"[..], &b"\x91".repeat(N - 1), b"\x90"].concat();
+    assert_eq!(h("msgpack", &msgpack).as_ref(), Ok(&arrays));
+    let cbor = [&b"\xa1\x61a"[..], &b"\x81".repeat(N - 1), b"\x80"].concat();
+    assert_eq!(h("cbor", &cbor).as_ref(), Ok(&arrays));
+    // a document of n levels below the root: each level is its length, type 0x03, key "a" and
+    // terminator around the next, the innermost the empty document
+    let mut bson = Vec::with_capacity(8 * N + 5);
+    for level in (1..=N).rev() {
+        bson.extend_from_slice(&((5 + 8 * level) as i32).to_le_bytes());
+        bson.extend_from_slice(b"\x03a\0");
+    }
+    bson.extend_from_slice(b"\x05\0\0\0\0");
+    bson.resize(bson.len() + N, 0);
+    let mut maps = hash_val(&Val::Map(vec![]));
+    for _ in 0..N {
+        let mut m = hash::MapAcc::new();
+        m.push(hash::hash_str("a"), maps);
+        maps = m.finish();
+    }
+    assert_eq!(h("bson", &bson), Ok(hex64(maps)));
 }
 
 #[test]
@@ -48,6 +109,9 @@ fn json_rejects_what_is_not_json_or_not_in_the_data_model() {
         (br#"{"a":"x"#, "truncated"),
         (br#"{"a":1}x"#, "trailing"),
         (br#"{"a":1} {}"#, "trailing"),
+        (b"{}\x0c", "trailing"),
+        (b"\x0c{}", "unexpected byte 0x0c"),
+        (b"{\"a\":\x0c1}", "unexpected byte 0x0c"),
         (br#"{"a":1,"a":2}"#, "duplicate map key \"a\""),
         (br#"{"a":"x\u0000"}"#, "NUL in a string or key"),
         (br#"{"a\u0000":1}"#, "NUL in a string or key"),
@@ -71,8 +135,8 @@ fn json_rejects_what_is_not_json_or_not_in_the_data_model() {
         (br#"{a:1}"#, "a string key expected"),
         (br#"{1:1}"#, "a string key expected"),
         (br#"{"a":1,}"#, "a string key expected"),
-        (br#"[1,]"#, "unexpected byte"),
-        (br#"[1 2]"#, "unexpected byte"),
+        (br#"{"a":[1,]}"#, "unexpected byte"),
+        (br#"{"a":[1 2]}"#, "unexpected byte"),
         (br#"{"a" 1}"#, "':' expected"),
         (br#"{"a":tru}"#, "invalid literal"),
         (br#"{"a":"\x"}"#, "invalid escape"),
@@ -141,7 +205,7 @@ fn cbor_rejects_tags_simple_values_and_malformed_items() {
         (b"\xff", "unexpected break"),
         (b"\xa1\x61a\xff", "unexpected break"),
         (b"\xbf\x61a\xff", "unexpected break"),
-        (b"\x81\xff", "unexpected break"),
+        (b"\xa1\x61a\x81\xff", "unexpected break"),
         (b"\xa1\x01\x02", "not a string"),
         (b"\xa1\x41a\x02", "not a string"),
         (b"\xa2\x61a\x01\x61a\x02", "duplicate map key"),
@@ -173,6 +237,13 @@ fn bson_rejects_length_fields_that_disagree_with_the_content() {
             ("a".into(), Val::Array(vec![Val::Bool(true), Val::Null])),
         ]))))
     );
+    // R7: binary of any subtype is its bytes, but the old binary subtype 0x02 wraps them in a
+    // length of its own (which must be the binary's length minus 4)
+    let bin = |v: &[u8]| Ok(one("a", Val::Bin(v.to_vec())));
+    assert_eq!(h("bson", &bson_doc(b"\x05a\0\x01\0\0\0\x04x")), bin(b"x"));
+    assert_eq!(h("bson", &bson_doc(b"\x05a\0\x01\0\0\0\x80x")), bin(b"x"));
+    assert_eq!(h("bson", &bson_doc(b"\x05a\0\x06\0\0\0\x02\x02\0\0\0xy")), bin(b"xy"));
+    assert_eq!(h("bson", &bson_doc(b"\x05a\0\x04\0\0\0\x02\0\0\0\0")), bin(b""));
     let max = u32::MAX.to_le_bytes();
     for (doc, why) in [
         (vec![], "truncated"),
@@ -197,7 +268,10 @@ fn bson_rejects_length_fields_that_disagree_with_the_content() {
         (bson_doc(b"\x04a\0\x0b\0\0\0\x0a1\0\x0a0\0\0"), "not the index 0"),
         (bson_doc(b"\x04a\0\x08\0\0\0\x0ax\0\0"), "not the index 0"),
         (bson_doc(b"\x05a\0\xff\xff\xff\xff\0"), "negative"),
-        (bson_doc(b"\x05a\0\x01\0\0\0\x04x"), "subtype 0x04"),
+        (bson_doc(b"\x05a\0\x05\0\0\0\x02\x02\0\0\0x"), "inner length"),
+        (bson_doc(b"\x05a\0\x05\0\0\0\x02\x00\0\0\0x"), "inner length"),
+        (bson_doc(b"\x05a\0\x03\0\0\0\x02\x00\0\0"), "inner length"),
+        (bson_doc(b"\x05a\0\x04\0\0\0\x02\xff\xff\xff\xff"), "inner length"),
         (bson_doc(b"\x08a\0\x02"), "neither 0 nor 1"),
         (bson_doc(b"\x07a\0\0\0\0\0\0\0\0\0\0\0\0\0"), "ObjectId"),
         (bson_doc(b"\x09a\0\0\0\0\0\0\0\0\0"), "UTC datetime"),

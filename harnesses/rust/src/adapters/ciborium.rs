@@ -1,6 +1,6 @@
 //! ciborium: CBOR's dynamic Value, and the hashing DeserializeSeed through its serde Deserializer.
 
-use super::{lib_try, Bench, Encoder};
+use super::{build_then_encode, lib_try, Bench, Encoder};
 use crate::hash::{self, Node};
 use crate::model::{fold, HashSeed, Val};
 use ciborium::Value;
@@ -11,7 +11,7 @@ pub fn benches() -> Vec<Bench> {
     vec![
         Bench {
             notes:
-                "ciborium::de::from_reader(&[u8]) to ciborium::Value; write uses ciborium::ser::into_writer into a Vec",
+                "ciborium::de::from_reader(&[u8]) to ciborium::Value; write builds a Value from the harness's object, then ciborium::ser::into_writer into a Vec, then drops it",
             tree: Some(tree),
             write: Some(write),
             ..Bench::new("ciborium", "ciborium", &["cbor"])
@@ -99,12 +99,11 @@ fn to_value(v: &Val) -> Result<Value, String> {
 }
 
 fn write(_fmt: &str, v: &Val) -> Result<Encoder, String> {
-    let value = to_value(v)?;
-    Ok(Box::new(move || {
+    build_then_encode(v, to_value, |value| {
         let mut out = Vec::new();
-        lib_try(|| ciborium::ser::into_writer(&value, &mut out))?;
+        lib_try(|| ciborium::ser::into_writer(value, &mut out))?;
         Ok(out)
-    }))
+    })
 }
 
 /// Typed records (spec/typed.md): generic `enc` / `dec` over the record types of `typed.rs`,

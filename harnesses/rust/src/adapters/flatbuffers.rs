@@ -19,6 +19,7 @@ pub fn benches() -> Vec<Bench> {
     Bench {
         notes: "unsafe flatbuffers::root_unchecked (no verifier: only for trusted bytes), then every field through the accessors",
         typed: Some(Typed { tests: &["typed-access"], encoder, decode: None, access: Some(access_unchecked), one: None }),
+        steps_override: &[("typed-access", &["copy-input", "view-unchecked", "visit-all"])],
         ..Bench::new("flatbuffers-unchecked", "flatbuffers", &["flatbuffers"])
     }]
 }

@@ -7,10 +7,36 @@ use crate::typed::{Records, Schema};
 /// returns the object hash: of the library's tree for `tree`, computed from its events for
 /// `incremental`.
 pub type DecodeFn = fn(fmt: &str, data: &mut [u8]) -> Result<u64, String>;
-/// The encoder of a write row: built once from the reference tree (converted to the library's
-/// input type outside the timed loop), then called in the loop.
+/// The encoder of a write row, called in the timed loop. It owns a copy of the harness's object
+/// (made outside the loop) and each call starts from it (spec/fairness.md rule 10): see
+/// [`build_then_encode`]. Only a `-prebuilt` variant row holds the library's own value instead.
 pub type Encoder = Box<dyn Fn() -> Result<Vec<u8>, String>>;
 pub type WriteFn = fn(fmt: &str, v: &Val) -> Result<Encoder, String>;
+
+/// A write row's encoder (spec/fairness.md rule 10): every call converts the harness's object
+/// into what the library writes from (`build`: its DOM), writes it (`encode`) and drops what it
+/// built, all inside the timed loop, as an application that keeps its data in its own types does.
+/// Before (until issue 69) the DOM was built once outside the loop and the loop timed the dump
+/// alone; that is now the `serde_json-dump-prebuilt` variant row only.
+pub fn build_then_encode<T: 'static>(
+    v: &Val,
+    build: fn(&Val) -> Result<T, String>,
+    encode: impl Fn(&T) -> Result<Vec<u8>, String> + 'static,
+) -> Result<Encoder, String> {
+    // Once, outside the loop: a document the library's type cannot carry (binary in JSON, a uint64
+    // above INT64_MAX in BSON) is the input's problem (exit 6), not a rejection by the library
+    // (exit 3), so it must fail here and not in the check. That trial value is leaked, never
+    // dropped: a library's value may drop recursively, once per level of a document nested
+    // 100,000 deep, and the harness's own code must not crash on such input (tests/hostile.rs).
+    std::mem::forget(build(v)?);
+    let v = v.clone();
+    Ok(Box::new(move || {
+        let built = build(&v)?;
+        let out = encode(&built);
+        drop(built);
+        out
+    }))
+}
 
 /// Encoded bytes: a Vec, or an aligned buffer (rkyv), so no crate pays a copy to a Vec in the loop.
 pub enum Out {
@@ -177,6 +203,42 @@ pub struct Bench {
     /// (test, baseline id) where this row hashes another way than its test's default
     /// ([`default_baseline`]), e.g. an incremental row that walks a lazily parsed tree
     pub baseline_override: &'static [(&'static str, &'static str)],
+    /// (test, steps) where this row's timed loop does other work than its test's contract
+    /// ([`contract_steps`]): a deviation word in place of the contract's (a `-prebuilt` write, an
+    /// unchecked view), or a reference row's own steps. Empty for every row that keeps the contract.
+    pub steps_override: &'static [(&'static str, Steps)],
+}
+
+/// The steps of a timed loop, in order (`list`'s `steps`, spec/protocol.md).
+pub type Steps = &'static [&'static str];
+
+/// The words a row uses in place of a contract's word where it does other work (a labelled
+/// variant, never ranked with the rows that keep the contract, DESIGN section 12): `prebuilt` (a
+/// write that starts from the library's own value built outside the loop, for `from-object`),
+/// `convert` (a typed row that converts between the harness's records and the crate's generated
+/// types inside the loop), `decode-unchecked` / `view-unchecked` (validation skipped) and
+/// `decode-lazy` (values left unmaterialised and not read in the loop).
+pub const DEVIATIONS: &[&str] = &["prebuilt", "convert", "decode-unchecked", "view-unchecked", "decode-lazy"];
+
+/// The work contract of each test (spec/fairness.md): the steps every row of `test` performs in
+/// its timed loop, and (`baseline`) those of the baseline that stands for it, whose time is
+/// subtracted. One place for all rows; a row that does other work says so in `steps_override`.
+pub fn contract_steps(test: &str, baseline: bool) -> Steps {
+    match (test, baseline) {
+        ("write", false) => &["from-object", "encode", "hash-output"],
+        ("write", true) => &["hash-output"],
+        ("tree", false) => &["copy-input", "decode", "visit-all"],
+        ("tree", true) => &["copy-input", "visit-all"],
+        ("incremental", false) => &["copy-input", "parse-events", "hash-events"],
+        ("incremental", true) => &["copy-input", "hash-events"],
+        ("typed-encode", false) => &["encode", "hash-output"],
+        ("typed-encode", true) => &["hash-output"],
+        ("typed-decode", false) => &["copy-input", "decode", "visit-all"],
+        ("typed-decode", true) => &["copy-input", "visit-all"],
+        ("typed-access", false) => &["copy-input", "view", "visit-all"],
+        ("typed-access", true) => &["copy-input", "visit-all"],
+        _ => &[],
+    }
 }
 
 /// The baseline a row of `test` subtracts unless it says otherwise (spec/fairness.md rule 5): the
@@ -209,7 +271,15 @@ impl Bench {
             typed: None,
             baseline_for: &[],
             baseline_override: &[],
+            steps_override: &[],
         }
+    }
+    /// The steps this row's loop performs for `test`: its test's contract unless it says otherwise.
+    pub fn steps(&self, test: &str) -> Steps {
+        self.steps_override
+            .iter()
+            .find(|(t, _)| *t == test)
+            .map_or_else(|| contract_steps(test, self.is_baseline()), |(_, s)| *s)
     }
     /// The id of the baseline this row's `test` subtracts.
     pub fn baseline(&self, test: &str) -> &'static str {
@@ -377,6 +447,95 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The steps a row's loop does that its baseline does not: the library's own work, what its
+    /// net time measures.
+    fn net<'a>(steps: &[&'a str], baseline: &[&str]) -> Vec<&'a str> {
+        // a baseline's steps are the row's without the library's (never more: rule 5)
+        let mut rest = baseline.iter().peekable();
+        let mut own = Vec::new();
+        for s in steps {
+            if rest.peek() == Some(&s) {
+                rest.next();
+            } else {
+                own.push(*s);
+            }
+        }
+        assert!(rest.peek().is_none(), "the baseline's steps {baseline:?} are not all in the row's {steps:?}");
+        own
+    }
+
+    /// Every row declares, for every test, the steps of its loop (`list`): its test's contract, or
+    /// a labelled deviation. A row whose steps differ from the contract without a deviation word
+    /// must differ only in its hashing, which its baseline does the same way (bson-raw), so that
+    /// its net time is the same work as its test's other rows.
+    #[test]
+    fn every_row_declares_its_tests_contract_or_a_labelled_deviation() {
+        let benches = all();
+        let contract_words: Vec<&str> =
+            ["write", "tree", "incremental", "typed-encode", "typed-decode", "typed-access"]
+                .iter()
+                .flat_map(|t| contract_steps(t, false).iter().chain(contract_steps(t, true)))
+                .copied()
+                .collect();
+        let mut deviating = Vec::new();
+        for b in &benches {
+            for t in b.tests() {
+                let steps = b.steps(t);
+                assert!(!steps.is_empty(), "{} {t}: no steps", b.id);
+                for w in steps {
+                    assert!(contract_words.contains(w) || DEVIATIONS.contains(w), "{} {t}: unknown step {w:?}", b.id);
+                }
+                if b.is_baseline() {
+                    continue;
+                }
+                let deviation = steps.iter().find(|w| DEVIATIONS.contains(w));
+                // a -prebuilt id and the prebuilt step go together, and so do unchecked ones
+                assert_eq!(b.id.ends_with("-prebuilt"), steps.contains(&"prebuilt"), "{} {t}: {steps:?}", b.id);
+                assert_eq!(
+                    b.id.contains("unchecked"),
+                    steps.iter().any(|w| w.ends_with("-unchecked")),
+                    "{} {t}: {steps:?}",
+                    b.id
+                );
+                let base = benches.iter().find(|x| x.id == b.baseline(t)).unwrap();
+                assert!(base.is_baseline() && base.tests().contains(&t), "{} {t}: baseline {}", b.id, base.id);
+                let own = net(steps, base.steps(t));
+                let contract_own = net(contract_steps(t, false), contract_steps(t, true));
+                match deviation {
+                    Some(w) => {
+                        deviating.push(format!("{}/{t}", b.id));
+                        assert_ne!(steps, contract_steps(t, false), "{} {t}: {w:?} but the contract's steps", b.id);
+                    }
+                    None if steps == contract_steps(t, false) => assert_eq!(own, contract_own),
+                    None => {
+                        assert_eq!(
+                            own, contract_own,
+                            "{} {t}: {steps:?} is no contract and has no deviation word",
+                            b.id
+                        );
+                        assert_ne!(
+                            b.baseline(t),
+                            default_baseline(t),
+                            "{} {t}: hashes another way, same baseline",
+                            b.id
+                        );
+                    }
+                }
+            }
+        }
+        deviating.sort();
+        assert_eq!(
+            deviating,
+            [
+                "flatbuffers-unchecked/typed-access",
+                "prost-convert/typed-decode",
+                "prost-convert/typed-encode",
+                "rkyv-unchecked/typed-access",
+                "serde_json-dump-prebuilt/write",
+            ]
+        );
     }
 
     #[test]

@@ -26,6 +26,12 @@ pub fn benches() -> Vec<Bench> {
                 access: None,
                 one: Some(one_convert),
             }),
+            // the conversion between the native records and the messages is timed: before the
+            // encode, and after the decode (the typed hash walks the native records)
+            steps_override: &[
+                ("typed-encode", &["convert", "encode", "hash-output"]),
+                ("typed-decode", &["copy-input", "decode", "convert", "visit-all"]),
+            ],
             ..Bench::new("prost-convert", "prost", &["protobuf"])
         },
     ]

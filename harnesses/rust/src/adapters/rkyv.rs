@@ -37,6 +37,7 @@ pub fn benches() -> Vec<Bench> {
         Bench {
             notes: "unsafe rkyv::access_unchecked (no validation: only for trusted bytes), then every field read through the archived view",
             typed: Some(Typed { tests: &["typed-access"], encoder, decode: None, access: Some(access_unchecked), one: None }),
+            steps_override: &[("typed-access", &["copy-input", "view-unchecked", "visit-all"])],
             ..Bench::new("rkyv-unchecked", "rkyv", &["rkyv"])
         },
     ]

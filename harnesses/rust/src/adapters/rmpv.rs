@@ -1,13 +1,13 @@
 //! rmpv: MessagePack's dynamic Value (read_value / write_value).
 
-use super::{lib_try, Bench, Encoder};
+use super::{build_then_encode, lib_try, Bench, Encoder};
 use crate::hash::{self, Node};
 use crate::model::{to_rmpv, Val};
 use rmpv::Value;
 
 pub fn benches() -> Vec<Bench> {
     vec![Bench {
-        notes: "rmpv::decode::read_value from &[u8] to rmpv::Value; write uses rmpv::encode::write_value into a Vec",
+        notes: "rmpv::decode::read_value from &[u8] to rmpv::Value; write builds an rmpv::Value from the harness's object, then rmpv::encode::write_value into a Vec, then drops it",
         tree: Some(tree),
         write: Some(write),
         ..Bench::new("rmpv", "rmpv", &["msgpack"])
@@ -51,12 +51,11 @@ fn tree(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {
 }
 
 fn write(_fmt: &str, v: &Val) -> Result<Encoder, String> {
-    let value = to_rmpv(v)?;
-    Ok(Box::new(move || {
+    build_then_encode(v, to_rmpv, |value| {
         let mut out = Vec::new();
-        lib_try(|| rmpv::encode::write_value(&mut out, &value))?;
+        lib_try(|| rmpv::encode::write_value(&mut out, value))?;
         Ok(out)
-    }))
+    })
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! serde_cbor 0.11: UNMAINTAINED (archived in 2021, RUSTSEC-2021-0127); kept because it is still
 //! widely used.
 
-use super::{lib_try, Bench, Encoder};
+use super::{build_then_encode, lib_try, Bench, Encoder};
 use crate::hash::{self, Node};
 use crate::model::{fold, Val};
 use serde_cbor::Value;
@@ -9,7 +9,7 @@ use serde_cbor::Value;
 pub fn benches() -> Vec<Bench> {
     vec![
         Bench {
-            notes: "unmaintained crate (RUSTSEC-2021-0127); serde_cbor::Value (BTreeMap maps, i128 integers); write uses serde_cbor::to_vec",
+            notes: "unmaintained crate (RUSTSEC-2021-0127); serde_cbor::Value (BTreeMap maps, i128 integers); write builds a Value from the harness's object, then serde_cbor::to_vec, then drops it",
             tree: Some(tree),
             write: Some(write),
             ..Bench::new("serde_cbor", "serde_cbor", &["cbor"])
@@ -74,8 +74,7 @@ fn to_value(v: &Val) -> Result<Value, String> {
 }
 
 fn write(_fmt: &str, v: &Val) -> Result<Encoder, String> {
-    let value = to_value(v)?;
-    Ok(Box::new(move || lib_try(|| serde_cbor::to_vec(&value))))
+    build_then_encode(v, to_value, |value| lib_try(|| serde_cbor::to_vec(value)))
 }
 
 /// Typed records (spec/typed.md): generic `enc` / `dec` over the record types of `typed.rs`,
