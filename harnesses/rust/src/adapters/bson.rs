@@ -17,10 +17,11 @@ pub fn benches() -> Vec<Bench> {
         Bench {
             notes: "bson::RawDocument::from_bytes: iterates the elements in place over the input, building no tree",
             incremental: Some(raw),
-            // its hash walks a tree (the library's lazy iterators) with hash::walk, not events: the
-            // tree form, whose cost hash-object subtracts; its own work is still parse-events
+            // its hash walks a tree (the library's lazy iterators) with hash::walk, not events: it
+            // hashes every element as the iterators parse it, as the contract asks, but in the tree
+            // form of the hash, whose cost hash-object subtracts (its steps keep the contract: the
+            // form of the hash is the harness's, not the library's work)
             baseline_override: &[("incremental", "hash-object")],
-            steps_override: &[("incremental", &["copy-input", "parse-events", "visit-all"])],
             ..Bench::new("bson-raw", "bson", &["bson"])
         },
         super::typed_row(
