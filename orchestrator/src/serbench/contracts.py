@@ -82,7 +82,7 @@ def listing_text(bench: dict) -> str:
     """What `serbench list` prints of a row's steps: "contract" when every test keeps its contract, else
     each test that does not, with its steps."""
     if bench.get("baseline"):
-        return "baseline"
+        return "-"  # the tests column says baseline already
     odd = []
     for test in bench.get("tests", []):
         steps = (bench.get("steps") or {}).get(test)
