@@ -10,6 +10,7 @@ pub mod hash;
 pub mod measure;
 pub mod model;
 pub mod refdec;
+pub mod ser;
 pub mod typed;
 
 /// FlatBuffers code generated from spec/schemas/typed.fbs by flatc 2.0.8 (regen-schemas.sh).

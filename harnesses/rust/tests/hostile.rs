@@ -23,6 +23,10 @@ const LIMIT: Duration = Duration::from_secs(60);
 ///   `value::ser`, bson `Bson::append_to` under `Document::to_writer`); and where it does not,
 ///   the crate's value, built and dropped in every call of the loop (spec/fairness.md rule 10),
 ///   drops recursively (its drop glue)
+/// - serde Serialize write rows (`*-serialize`, `rmp-serde`; src/ser.rs): serde's model recurses
+///   once per level, the crate's `SerializeSeq::serialize_element` / `SerializeMap::serialize_value`
+///   calling back into `Val::serialize` (the harness's impl, which has no tree of its own to walk
+///   iteratively: the serializer is driven by the data), with no depth limit in any of these crates
 /// - sonic-rs tree: `sonic_rs::parser::Parser::parse_array` / `dispatch_value` (no depth limit)
 /// - bson tree: `Document::from_reader` converts a RawDocument recursively
 ///   (`RawArrayIter::next` -> `RawElement::value` -> `RawDocument::from_bytes`, once per level)
@@ -41,6 +45,13 @@ const LIBRARY_CRASHES: &[&str] = &[
     "ciborium/write",
     "serde_cbor/write",
     "bson/write",
+    "serde_json-serialize/write",
+    "simd-json-serialize/write",
+    "sonic-rs-serialize/write",
+    "rmp-serde/write",
+    "ciborium-serialize/write",
+    "serde_cbor-serialize/write",
+    "bson-serialize/write",
     "bson/tree",
 ];
 

@@ -3,7 +3,9 @@
 //! harness's counting allocator (src/alloc.rs) shows it from outside: a DOM has one allocation at
 //! least per non-empty string and key and per non-empty container, so an encoder that allocates
 //! fewer times than that cannot have built one. The `-prebuilt` variant, which dumps a value
-//! built once outside the loop, allocates only its output buffer.
+//! built once outside the loop, allocates only its output buffer, and so do the serde rows
+//! (`SERIALIZE`), whose serializer is driven by the harness's object directly (src/ser.rs): they
+//! build no tree, and allocating per node would mean they did.
 //!
 //! One test in this file: the allocator's counters are global, so no other test may allocate
 //! while it counts.
@@ -19,6 +21,18 @@ static GLOBAL: alloc::Counting = alloc::Counting;
 /// Rows that build their DOM with a C allocator the counter does not see (yyjson's value pool is
 /// malloc'd in chunks): checked in-process instead (yyjson.rs, every_write_call_builds_and_frees).
 const C_ALLOCATED: &[&str] = &["yyjson"];
+
+/// Rows that serialize the harness's `Val` through serde (src/ser.rs, `adapters::serialize_encoder`):
+/// no intermediate tree, so they allocate only their output buffer's growth, as a `-prebuilt` dump.
+const SERIALIZE: &[&str] = &[
+    "serde_json-serialize",
+    "simd-json-serialize",
+    "sonic-rs-serialize",
+    "rmp-serde",
+    "ciborium-serialize",
+    "serde_cbor-serialize",
+    "bson-serialize",
+];
 
 /// The allocations a DOM of `v` needs at the least: one per non-empty string (keys included) and
 /// per non-empty container (an empty String or Vec allocates nothing).
@@ -60,9 +74,13 @@ fn vectors() -> Vec<(String, String, PathBuf)> {
 fn every_write_row_builds_its_input_in_the_loop_and_only_prebuilt_rows_do_not() {
     let benches: Vec<Bench> = adapters::all();
     let vectors = vectors();
-    let (mut checked, mut prebuilt, mut prebuilt_below_dom) = (0, 0, 0);
+    let (mut checked, mut prebuilt, mut prebuilt_below_dom, mut serialized) = (0, 0, 0, 0);
     for b in benches.iter().filter(|b| b.write.is_some() && !b.is_baseline()) {
         let is_prebuilt = b.steps("write").contains(&"prebuilt");
+        let is_serialize = SERIALIZE.contains(&b.id);
+        if is_serialize {
+            assert!(b.notes.contains("no intermediate tree"), "{}: {}", b.id, b.notes);
+        }
         for (name, fmt, file) in vectors.iter().filter(|(_, f, _)| b.formats.contains(&f.as_str())) {
             let v = ref_decode(fmt, &std::fs::read(file).unwrap()).unwrap();
             let least = least_allocations(&v);
@@ -81,6 +99,9 @@ fn every_write_row_builds_its_input_in_the_loop_and_only_prebuilt_rows_do_not() 
                 assert!(allocs <= output_only, "{what}: more than its output buffer");
                 prebuilt += 1;
                 prebuilt_below_dom += u32::from(allocs < least);
+            } else if is_serialize {
+                assert!(allocs <= output_only, "{what}: more than its output buffer (a tree built?)");
+                serialized += 1;
             } else if !C_ALLOCATED.contains(&b.id) {
                 assert!(allocs >= least, "{what}: fewer than its DOM needs (built outside the loop?)");
                 checked += 1;
@@ -89,6 +110,7 @@ fn every_write_row_builds_its_input_in_the_loop_and_only_prebuilt_rows_do_not() 
     }
     assert!(checked > 200, "only {checked} (row, vector) pairs checked");
     assert!(prebuilt > 50, "only {prebuilt} prebuilt pairs checked");
+    assert!(serialized > 150, "only {serialized} serde Serialize pairs checked");
     // on documents with many strings, the dump alone allocates fewer times than any DOM build
     assert!(prebuilt_below_dom > 10, "only {prebuilt_below_dom} prebuilt pairs below their DOM's allocations");
 }

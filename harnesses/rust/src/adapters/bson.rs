@@ -1,6 +1,6 @@
 //! bson: the owned Document, and RawDocument for in-place iteration (no tree).
 
-use super::{build_then_encode, lib_try, Bench, Encoder, LibIter};
+use super::{build_then_encode, lib_try, serialize_encoder, Bench, Encoder, LibIter};
 use crate::hash::{self, Node};
 use crate::model::{to_bson_doc, Val};
 use bson::raw::{RawBsonRef, RawDocument};
@@ -13,6 +13,11 @@ pub fn benches() -> Vec<Bench> {
             tree: Some(tree),
             write: Some(write),
             ..Bench::new("bson", "bson", &["bson"])
+        },
+        Bench {
+            notes: "serde Serialize driven by the harness's object (no intermediate tree): bson::serialize_to_vec of the harness's Val (crate::ser; bson's serializer writes every integer as int64, from serialize_u64 / serialize_i64)",
+            write: Some(write_serialize),
+            ..Bench::new("bson-serialize", "bson", &["bson"])
         },
         Bench {
             notes: "bson::RawDocument::from_bytes: iterates the elements in place over the input, building no tree",
@@ -116,6 +121,11 @@ fn write(_fmt: &str, v: &Val) -> Result<Encoder, String> {
         lib_try(|| doc.to_writer(&mut out))?;
         Ok(out)
     })
+}
+
+/// serde's way (`crate::ser`): bson's raw serializer driven by the harness's object, no Document.
+fn write_serialize(_fmt: &str, v: &Val) -> Result<Encoder, String> {
+    serialize_encoder(v, crate::ser::check_bson, |v| lib_try(|| bson::serialize_to_vec(v)))
 }
 
 /// Typed records (spec/typed.md): generic `enc` / `dec` over the record types of `typed.rs`,

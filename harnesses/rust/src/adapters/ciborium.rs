@@ -1,6 +1,6 @@
 //! ciborium: CBOR's dynamic Value, and the hashing DeserializeSeed through its serde Deserializer.
 
-use super::{build_then_encode, lib_try, Bench, Encoder};
+use super::{build_then_encode, lib_try, serialize_encoder, Bench, Encoder};
 use crate::hash::{self, Node};
 use crate::model::{fold, HashSeed, Val};
 use ciborium::Value;
@@ -15,6 +15,11 @@ pub fn benches() -> Vec<Bench> {
             tree: Some(tree),
             write: Some(write),
             ..Bench::new("ciborium", "ciborium", &["cbor"])
+        },
+        Bench {
+            notes: "serde Serialize driven by the harness's object (no intermediate tree): ciborium::ser::into_writer of the harness's Val into a Vec (crate::ser)",
+            write: Some(write_serialize),
+            ..Bench::new("ciborium-serialize", "ciborium", &["cbor"])
         },
         Bench {
             notes: "serde DeserializeSeed that hashes while ciborium decodes from &[u8], building no tree",
@@ -102,6 +107,15 @@ fn write(_fmt: &str, v: &Val) -> Result<Encoder, String> {
     build_then_encode(v, to_value, |value| {
         let mut out = Vec::new();
         lib_try(|| ciborium::ser::into_writer(value, &mut out))?;
+        Ok(out)
+    })
+}
+
+/// serde's way (`crate::ser`): ciborium's serializer driven by the harness's object, no Value.
+fn write_serialize(_fmt: &str, v: &Val) -> Result<Encoder, String> {
+    serialize_encoder(v, crate::ser::check_none, |v| {
+        let mut out = Vec::new();
+        lib_try(|| ciborium::ser::into_writer(v, &mut out))?;
         Ok(out)
     })
 }

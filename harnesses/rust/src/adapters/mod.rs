@@ -38,6 +38,21 @@ pub fn build_then_encode<T: 'static>(
     }))
 }
 
+/// A write row's encoder through serde (`crate::ser`): every call drives the crate's serializer
+/// from the harness's object (`encode`, e.g. `serde_json::to_vec(v)`), with no intermediate tree
+/// (spec/fairness.md rule 10, `from-object`: serde's calls). `check` refuses, once outside the loop
+/// and iteratively, what the format cannot carry (an input problem, exit 6, as the DOM rows'
+/// trial build); it does not serialize (that recurses once per level, `crate::ser`).
+pub fn serialize_encoder(
+    v: &Val,
+    check: fn(&Val) -> Result<(), String>,
+    encode: impl Fn(&Val) -> Result<Vec<u8>, String> + 'static,
+) -> Result<Encoder, String> {
+    check(v)?;
+    let v = v.clone();
+    Ok(Box::new(move || encode(&v)))
+}
+
 /// Encoded bytes: a Vec, or an aligned buffer (rkyv), so no crate pays a copy to a Vec in the loop.
 pub enum Out {
     Vec(Vec<u8>),

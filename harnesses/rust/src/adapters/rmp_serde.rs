@@ -1,11 +1,17 @@
-//! rmp-serde: MessagePack through serde, with the hashing DeserializeSeed (no tree).
+//! rmp-serde: MessagePack through serde: the harness's object serialized directly (write), the
+//! hashing DeserializeSeed (no tree).
 
-use super::{lib_try, Bench};
-use crate::model::HashSeed;
+use super::{lib_try, serialize_encoder, Bench, Encoder};
+use crate::model::{HashSeed, Val};
 use serde::de::DeserializeSeed;
 
 pub fn benches() -> Vec<Bench> {
     vec![
+        Bench {
+            notes: "serde Serialize driven by the harness's object (no intermediate tree): rmp_serde::to_vec of the harness's Val (crate::ser; maps through serialize_map stay maps keyed by strings, the struct-as-array default concerns derived structs only)",
+            write: Some(write),
+            ..Bench::new("rmp-serde", "rmp-serde", &["msgpack"])
+        },
         Bench {
             notes: "serde DeserializeSeed that hashes while rmp-serde decodes from &[u8], building no tree",
             incremental: Some(visitor),
@@ -19,6 +25,11 @@ pub fn benches() -> Vec<Bench> {
             typed::typed(),
         ),
     ]
+}
+
+/// serde's way (`crate::ser`): rmp-serde's serializer driven by the harness's object, no Value.
+fn write(_fmt: &str, v: &Val) -> Result<Encoder, String> {
+    serialize_encoder(v, crate::ser::check_none, |v| lib_try(|| rmp_serde::to_vec(v)))
 }
 
 fn visitor(_fmt: &str, data: &mut [u8]) -> Result<u64, String> {

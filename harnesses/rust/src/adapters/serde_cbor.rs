@@ -1,7 +1,7 @@
 //! serde_cbor 0.11: UNMAINTAINED (archived in 2021, RUSTSEC-2021-0127); kept because it is still
 //! widely used.
 
-use super::{build_then_encode, lib_try, Bench, Encoder};
+use super::{build_then_encode, lib_try, serialize_encoder, Bench, Encoder};
 use crate::hash::{self, Node};
 use crate::model::{fold, Val};
 use serde_cbor::Value;
@@ -13,6 +13,11 @@ pub fn benches() -> Vec<Bench> {
             tree: Some(tree),
             write: Some(write),
             ..Bench::new("serde_cbor", "serde_cbor", &["cbor"])
+        },
+        Bench {
+            notes: "unmaintained crate (RUSTSEC-2021-0127); serde Serialize driven by the harness's object (no intermediate tree): serde_cbor::to_vec of the harness's Val (crate::ser)",
+            write: Some(write_serialize),
+            ..Bench::new("serde_cbor-serialize", "serde_cbor", &["cbor"])
         },
         super::typed_row(
             "serde_cbor-typed",
@@ -75,6 +80,11 @@ fn to_value(v: &Val) -> Result<Value, String> {
 
 fn write(_fmt: &str, v: &Val) -> Result<Encoder, String> {
     build_then_encode(v, to_value, |value| lib_try(|| serde_cbor::to_vec(value)))
+}
+
+/// serde's way (`crate::ser`): serde_cbor's serializer driven by the harness's object, no Value.
+fn write_serialize(_fmt: &str, v: &Val) -> Result<Encoder, String> {
+    serialize_encoder(v, crate::ser::check_none, |v| lib_try(|| serde_cbor::to_vec(v)))
 }
 
 /// Typed records (spec/typed.md): generic `enc` / `dec` over the record types of `typed.rs`,

@@ -1,6 +1,6 @@
 //! serde_json (features: float_roundtrip, so doubles parse exactly; no arbitrary_precision).
 
-use super::{build_then_encode, lib, lib_try, Bench, Encoder, JSON};
+use super::{build_then_encode, lib, lib_try, serialize_encoder, Bench, Encoder, JSON};
 use crate::hash::{self, Node};
 use crate::model::{fold, HashSeed, Val};
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
@@ -22,6 +22,11 @@ pub fn benches() -> Vec<Bench> {
             write: Some(write_prebuilt),
             steps_override: &[("write", &["prebuilt", "encode", "hash-output"])],
             ..Bench::new("serde_json-dump-prebuilt", "serde_json", JSON)
+        },
+        Bench {
+            notes: "serde Serialize driven by the harness's object (no intermediate tree): serde_json::to_vec / to_vec_pretty of the harness's Val (crate::ser)",
+            write: Some(write_serialize),
+            ..Bench::new("serde_json-serialize", "serde_json", JSON)
         },
         Bench {
             notes: "serde_json into a borrowed DOM (strings and keys borrow from the input when unescaped: Cow<str>; objects as Vec of pairs)",
@@ -109,6 +114,15 @@ fn write(fmt: &str, v: &Val) -> Result<Encoder, String> {
         build_then_encode(v, to_value, |x| lib_try(|| serde_json::to_vec_pretty(x)))
     } else {
         build_then_encode(v, to_value, |x| lib_try(|| serde_json::to_vec(x)))
+    }
+}
+
+/// serde's way (`crate::ser`): serde_json's serializer driven by the harness's object, no Value.
+fn write_serialize(fmt: &str, v: &Val) -> Result<Encoder, String> {
+    if fmt == "json-pretty" {
+        serialize_encoder(v, crate::ser::check_json, |v| lib_try(|| serde_json::to_vec_pretty(v)))
+    } else {
+        serialize_encoder(v, crate::ser::check_json, |v| lib_try(|| serde_json::to_vec(v)))
     }
 }
 

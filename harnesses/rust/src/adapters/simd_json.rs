@@ -1,7 +1,7 @@
 //! simd-json: owned DOM, borrowed DOM (strings borrow from the in-situ-unescaped input), and the
 //! raw tape. All parse in place, which is why every iteration gets a fresh copy of the input.
 
-use super::{build_then_encode, lib, Bench, Encoder, JSON};
+use super::{build_then_encode, lib, lib_try, serialize_encoder, Bench, Encoder, JSON};
 use crate::hash::{self, ArrayAcc};
 use crate::model::{fold, Val};
 use std::convert::Infallible;
@@ -15,6 +15,11 @@ pub fn benches() -> Vec<Bench> {
             tree: Some(tree_owned),
             write: Some(write),
             ..Bench::new("simd-json-owned", "simd-json", JSON)
+        },
+        Bench {
+            notes: "serde Serialize driven by the harness's object (no intermediate tree): simd_json::to_vec / to_vec_pretty of the harness's Val (crate::ser)",
+            write: Some(write_serialize),
+            ..Bench::new("simd-json-serialize", "simd-json", JSON)
         },
         Bench {
             notes: "in-situ parse to simd_json::BorrowedValue (strings borrow from the mutated input)",
@@ -202,6 +207,15 @@ fn write(fmt: &str, v: &Val) -> Result<Encoder, String> {
         build_then_encode(v, to_owned, |value| lib(|| value.encode_pp().into_bytes()))
     } else {
         build_then_encode(v, to_owned, |value| lib(|| value.encode().into_bytes()))
+    }
+}
+
+/// serde's way (`crate::ser`): simd-json's serializer driven by the harness's object, no OwnedValue.
+fn write_serialize(fmt: &str, v: &Val) -> Result<Encoder, String> {
+    if fmt == "json-pretty" {
+        serialize_encoder(v, crate::ser::check_json, |v| lib_try(|| simd_json::to_vec_pretty(v)))
+    } else {
+        serialize_encoder(v, crate::ser::check_json, |v| lib_try(|| simd_json::to_vec(v)))
     }
 }
 

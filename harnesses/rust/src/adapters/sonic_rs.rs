@@ -1,6 +1,6 @@
 //! sonic-rs (SIMD JSON from ByteDance): its Value DOM and serializer.
 
-use super::{build_then_encode, lib, lib_try, Bench, Encoder, JSON};
+use super::{build_then_encode, lib, lib_try, serialize_encoder, Bench, Encoder, JSON};
 use crate::hash::{self, Node};
 use crate::model::{fold, Val};
 use sonic_rs::{JsonNumberTrait, Value, ValueRef};
@@ -12,6 +12,11 @@ pub fn benches() -> Vec<Bench> {
             tree: Some(tree),
             write: Some(write),
             ..Bench::new("sonic-rs", "sonic-rs", JSON)
+        },
+        Bench {
+            notes: "serde Serialize driven by the harness's object (no intermediate tree): sonic_rs::to_vec / to_vec_pretty of the harness's Val (crate::ser)",
+            write: Some(write_serialize),
+            ..Bench::new("sonic-rs-serialize", "sonic-rs", JSON)
         },
         super::typed_row("sonic-rs-typed", "sonic-rs", &["json"], "serde derive: sonic_rs::to_vec / from_slice", typed::typed()),
     ]
@@ -89,6 +94,15 @@ fn write(fmt: &str, v: &Val) -> Result<Encoder, String> {
         build_then_encode(v, to_value, |value| lib_try(|| sonic_rs::to_vec_pretty(value)))
     } else {
         build_then_encode(v, to_value, |value| lib_try(|| sonic_rs::to_vec(value)))
+    }
+}
+
+/// serde's way (`crate::ser`): sonic-rs's serializer driven by the harness's object, no Value.
+fn write_serialize(fmt: &str, v: &Val) -> Result<Encoder, String> {
+    if fmt == "json-pretty" {
+        serialize_encoder(v, crate::ser::check_json, |v| lib_try(|| sonic_rs::to_vec_pretty(v)))
+    } else {
+        serialize_encoder(v, crate::ser::check_json, |v| lib_try(|| sonic_rs::to_vec(v)))
     }
 }
 
