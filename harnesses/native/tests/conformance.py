@@ -47,8 +47,10 @@ def main() -> int:
     for f in failures:
         print("FAIL:", f)
     counts = {s: sum(x["status"] == s for x in rows) for s in ("pass", "fail", "skip")}
-    print(f"{len(want)} cases: {counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped; "
-          f"{len(failures)} problems")
+    print(
+        f"{len(want)} cases: {counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped; "
+        f"{len(failures)} problems"
+    )
     return 1 if failures else 0
 
 
