@@ -1044,25 +1044,30 @@ func selftest(dir string, w io.Writer) (pass, fail, skip int, err error) {
 							status, reason = "fail", errText
 						}
 					}
-					switch status {
-					case "pass":
-						pass++
-					case "fail":
-						fail++
-					default:
-						skip++
-					}
-					row := map[string]any{"bench": b.ID, "test": test, "format": format, "vector": v.Name, "status": status, "reason": nil}
-					if reason != "" {
-						row["reason"] = reason
-					}
-					line, _ := json.Marshal(row)
-					fmt.Fprintln(w, string(line))
+					selftestLine(w, &pass, &fail, &skip, b.ID, test, format, v.Name, status, reason)
 				}
 			}
 		}
 	}
 	return pass, fail, skip, nil
+}
+
+// selftestLine writes one check of `selftest` as a JSON line to w and counts it by its status.
+func selftestLine(w io.Writer, pass, fail, skip *int, bench, test, format, vector, status, reason string) {
+	switch status {
+	case "pass":
+		*pass++
+	case "fail":
+		*fail++
+	default:
+		*skip++
+	}
+	row := map[string]any{"bench": bench, "test": test, "format": format, "vector": vector, "status": status, "reason": nil}
+	if reason != "" {
+		row["reason"] = reason
+	}
+	line, _ := json.Marshal(row)
+	fmt.Fprintln(w, string(line))
 }
 
 // conformanceCase is one case of vectors/conformance/manifest.json: a byte string and the answer
@@ -1117,20 +1122,7 @@ func conformance(dir string, w io.Writer) (pass, fail, skip int, err error) {
 				status = "fail"
 			}
 		}
-		switch status {
-		case "pass":
-			pass++
-		case "fail":
-			fail++
-		default:
-			skip++
-		}
-		row := map[string]any{"bench": "hash-object", "test": "conformance", "format": c.Format, "vector": c.Name, "status": status, "reason": nil}
-		if reason != "" {
-			row["reason"] = reason
-		}
-		line, _ := json.Marshal(row)
-		fmt.Fprintln(w, string(line))
+		selftestLine(w, &pass, &fail, &skip, "hash-object", "conformance", c.Format, c.Name, status, reason)
 	}
 	return pass, fail, skip, nil
 }
