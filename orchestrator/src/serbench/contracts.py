@@ -35,7 +35,7 @@ STEPS = {
     "hash-output": "the output bytes hashed",
     # deviations
     "prebuilt": "start from the library's own value, built once outside the loop (the dump alone)",
-    "convert": "convert the harness's records into the library's own types inside the loop",
+    "convert": "convert between the harness's records and the library's own types inside the loop",
     "decode-lazy": "the library parses but leaves values unmaterialized, and the loop does not read them",
     "decode-unchecked": "decode without the library's validation (unsafe/unchecked API)",
     "view-unchecked": "a zero-copy view without validation",
@@ -56,17 +56,22 @@ def steps_of(cell) -> list[str] | None:
     return None if raw is None else json.loads(raw)
 
 
+def _off_contract(test: str, steps: list[str] | None) -> str | None:
+    """None when steps are test's contract (or unknown: None, or a test without one); else the steps."""
+    want = CONTRACTS.get(test)
+    if steps is None or want is None or tuple(steps) == want:
+        return None
+    return "steps not declared by the harness" if steps == UNDECLARED else " → ".join(steps)
+
+
 def deviation(cell) -> str | None:
     """None when a cell's row keeps its test's contract (or was stored before steps existed); else one
     line saying what its loop does instead, e.g. 'prebuilt → encode → hash-output (contract: from-object
     → encode → hash-output)'."""
-    steps = steps_of(cell)
-    want = CONTRACTS.get(cell["test"])
-    if steps is None or want is None or tuple(steps) == want:
-        return None
-    if steps == UNDECLARED:
-        return "steps not declared by the harness"
-    return f"{' → '.join(steps)} (contract: {' → '.join(want)})"
+    off = _off_contract(cell["test"], steps_of(cell))
+    if off is None or off.startswith("steps not declared"):
+        return off
+    return f"{off} (contract: {' → '.join(CONTRACTS[cell['test']])})"
 
 
 def keeps_contract(cell) -> bool:
@@ -83,11 +88,7 @@ def listing_text(bench: dict) -> str:
     each test that does not, with its steps."""
     if bench.get("baseline"):
         return "-"  # the tests column says baseline already
-    odd = []
-    for test in bench.get("tests", []):
-        steps = (bench.get("steps") or {}).get(test)
-        if steps is None:
-            odd.append(f"{test}: steps not declared")
-        elif test in CONTRACTS and tuple(steps) != CONTRACTS[test]:
-            odd.append(f"{test}: {' → '.join(steps)}")
+    steps = bench.get("steps") or {}
+    odd = [(t, _off_contract(t, steps.get(t, UNDECLARED))) for t in bench.get("tests", [])]
+    odd = [f"{t}: {off}" for t, off in odd if off is not None]
     return "; ".join(odd) or "contract"
