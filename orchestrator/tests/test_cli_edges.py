@@ -421,7 +421,33 @@ def test_a_mistyped_dataset_is_one_line_before_any_harness_is_chosen_or_built(ca
 
     monkeypatch.setattr("serbench.cli.make", no_harness)
     code, line = _main(capsys, "--db", str(tmp_path / "s.db"), "run", "--dataset", "size4", "--corpus", str(tmp_path))
-    assert code == 2 and line.startswith("serbench: unknown dataset 'size4'; known: size-1, size-2"), line
+    assert code == 2 and line.startswith("serbench: unknown dataset 'size4'; did you mean 'size-4'? known: size-1"), (
+        line
+    )
+
+
+def test_a_mistyped_language_is_one_line_before_the_corpus_is_written(capsys, tmp_path):
+    """`run --lang cobol` wrote the corpus (25 s) before it said the name was unknown."""
+    corpus = tmp_path / "corpus"
+    code, line = _main(capsys, "--db", str(tmp_path / "s.db"), "run", "--lang", "pyton", "--corpus", str(corpus))
+    assert (
+        code == 2
+        and line == "serbench: unknown language 'pyton'; did you mean 'python'? known: go, java, native, python, rust"
+    )
+    assert not corpus.exists()
+
+
+def test_a_library_of_another_language_says_which_lang_to_add():
+    from serbench import runner
+
+    py = {"python": {"benchmarks": [{"id": "orjson", "library": "orjson", "formats": ["json"]}]}}
+    rust = {"rust": {"benchmarks": [{"id": "serde_json", "library": "serde_json", "formats": ["json"]}]}}
+    with pytest.raises(runner.PlanError, match=r"^serde_json is a rust library: add --lang rust \(selected: python\)$"):
+        runner.check_filters(py, ["serde_json"], [], lambda: rust)
+    with pytest.raises(runner.PlanError, match=r"^unknown library 'orjsn'; did you mean 'orjson'\? "):
+        runner.check_filters(py, ["orjsn"], [], lambda: rust)
+    with pytest.raises(runner.PlanError, match=r"^unknown format 'jsn'; did you mean 'json'\? known: "):
+        runner.check_filters(py, [], ["jsn"], lambda: rust)
 
 
 # --- a reader that goes away ------------------------------------------------------------------------

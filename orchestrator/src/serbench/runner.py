@@ -8,6 +8,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import ctypes
+import difflib
 import functools
 import json
 import math
@@ -211,14 +212,48 @@ def _matches(bench: dict, libs: list[str]) -> bool:
     return any(lib.lower() in names for lib in libs)
 
 
+def _did_you_mean(word: str, choices) -> str:
+    """ "did you mean 'orjson'? " for a near miss among choices, else "" (difflib's ratio, 0.6 and up)."""
+    near = difflib.get_close_matches(word.lower(), sorted(set(choices)), n=1)
+    return f"did you mean {near[0]!r}? " if near else ""
+
+
 def check_datasets(manifest: dict, datasets: list[str]) -> dict[str, dict]:
     """The manifest's datasets by name, or a PlanError naming the first of `datasets` it lacks (the
     run checks them before it builds: they come from the corpus, not from the harnesses)."""
     known_ds = {d["dataset"]: d for d in manifest["datasets"]}
     for name in datasets:
         if name not in known_ds:
-            raise PlanError(f"unknown dataset {name!r}; known: {', '.join(known_ds)}")
+            raise PlanError(f"unknown dataset {name!r}; {_did_you_mean(name, known_ds)}known: {', '.join(known_ds)}")
     return known_ds
+
+
+def check_filters(
+    listings: dict[str, dict], libs: list[str], formats: list[str], others: Callable[[], dict[str, dict]] = dict
+) -> None:
+    """A PlanError for the first --lib or --format that no selected harness's `list` has, with the near
+    miss, or the other harness that has it ("serde_json is a rust library: add --lang rust"); `others`
+    gives the listings of harnesses not selected (those built), asked only for that hint."""
+    from .corpus.formats import FORMATS
+
+    everything = [b for lst in listings.values() for b in lst["benchmarks"]]
+    for lib in libs:
+        if any(_matches(b, [lib]) for b in everything):
+            continue
+        elsewhere = sorted(name for name, lst in others().items() if any(_matches(b, [lib]) for b in lst["benchmarks"]))
+        if elsewhere:
+            raise PlanError(
+                f"{lib} is a {' and '.join(elsewhere)} library: add "
+                + " ".join(f"--lang {n}" for n in elsewhere)
+                + f" (selected: {', '.join(listings)})"
+            )
+        names = [n for b in everything for n in (b["id"], b["library"])]
+        raise PlanError(f"unknown library {lib!r}; {_did_you_mean(lib, names)}`serbench list` shows what can run here")
+    wire = {f for lst in listings.values() for b in lst["benchmarks"] for f in b["formats"]}
+    for f in formats:
+        if f not in FORMATS and f not in wire:
+            known = sorted(set(FORMATS) | wire)
+            raise PlanError(f"unknown format {f!r}; {_did_you_mean(f, known)}known: {', '.join(known)}")
 
 
 def plan(
@@ -234,17 +269,9 @@ def plan(
 ) -> list[Cell]:
     """The cells the filters select, plus the baseline cells their net times need."""
     known_ds = check_datasets(manifest, datasets)
-    if libs:
-        everything = [b for lst in listings.values() for b in lst["benchmarks"]]
-        for lib in libs:
-            if not any(_matches(b, [lib]) for b in everything):
-                raise PlanError(f"unknown library {lib!r}; `serbench list` shows what can run here")
+    check_filters(listings, libs, formats)
     from .corpus.formats import FORMATS
 
-    wire = {f for lst in listings.values() for b in lst["benchmarks"] for f in b["formats"]}
-    for f in formats:
-        if f not in FORMATS and f not in wire:
-            raise PlanError(f"unknown format {f!r}; known: {', '.join(sorted(set(FORMATS) | wire))}")
     use_formats = formats or [f for f, spec in FORMATS.items() if spec.default]
     cells: list[Cell] = []
     needed_baselines: set[tuple[str, str, str, str]] = set()

@@ -11,6 +11,7 @@ finishes it).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import math
@@ -33,7 +34,15 @@ from ..compare import to_json as compare_json
 from ..corpus import build as corpus
 from ..corpus.formats import FormatError
 from ..corpus.generator import DEFAULT_SEED
-from ..harnesses import BuildOptions, HarnessError, UnknownHarness, harness_classes, make, release_harness_locks
+from ..harnesses import (
+    BuildOptions,
+    HarnessError,
+    UnknownHarness,
+    check_names,
+    harness_classes,
+    make,
+    release_harness_locks,
+)
 from ..progress import ProgressBar
 from ..report import export, facts, markdown
 from ..report import html as html_report
@@ -103,6 +112,18 @@ def _usable_harnesses(args, options: BuildOptions, *, for_run: bool = False) -> 
     return usable
 
 
+def _built_listings(options: BuildOptions, exclude) -> dict[str, dict]:
+    """The `list` of every harness built here but not in `exclude`, for the hint that a --lib belongs
+    to another language; a harness whose `list` fails is left out of the hint."""
+    out = {}
+    for h in make(None, ROOT, options):
+        if h.name in exclude or h.missing_toolchain() or not h.is_built():
+            continue
+        with contextlib.suppress(HarnessError, OSError, subprocess.SubprocessError):
+            out[h.name] = runner.listing(h)
+    return out
+
+
 def _build(hs: list) -> None:
     for h in hs:
         h.build_and_hold(say)
@@ -143,6 +164,7 @@ def _run(args, db: Store) -> int:
     )
     # before anything is measured: the report is written after minutes of measuring; and before the
     # harnesses are chosen, so that a bad --data file is the only line, not one after their notices
+    check_names(args.lang)  # a mistyped --lang is one line at once, before the corpus is written
     corpus_dir, _ = _writable_folder(args.corpus, "--corpus"), _writable_folder(args.out, "--out")
     manifest, user = _corpus(corpus_dir, args.seed, args.data)  # before the build: a bad --data file fails fast
     datasets = _datasets(args, manifest, user)
@@ -152,6 +174,7 @@ def _run(args, db: Store) -> int:
         _same_data(run_id, json.loads(prev["manifest_json"]), manifest)
     _build(hs)
     listings = {h.name: runner.listing(h) for h in hs}
+    runner.check_filters(listings, args.lib, args.format, lambda: _built_listings(options, exclude=listings))
     cells = runner.plan(
         hs,
         listings,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
 import importlib
 from pathlib import Path
@@ -45,11 +46,19 @@ class UnknownHarness(ValueError):
     """--lang names no registered harness (bad input, not a broken toolchain)."""
 
 
-def make(names: list[str] | None, root: Path, options: BuildOptions) -> list[Harness]:
+def check_names(names: list[str] | None) -> None:
+    """UnknownHarness for the first name no harness has, with the near miss (`--lang pyton`)."""
     classes = harness_classes()
     unknown = [n for n in names or [] if n not in classes]
     if unknown:
-        raise UnknownHarness(f"unknown language {unknown[0]!r}; known: {', '.join(sorted(classes))}")
+        near = difflib.get_close_matches(unknown[0].lower(), list(classes), n=1)
+        hint = f"did you mean {near[0]!r}? " if near else ""
+        raise UnknownHarness(f"unknown language {unknown[0]!r}; {hint}known: {', '.join(sorted(classes))}")
+
+
+def make(names: list[str] | None, root: Path, options: BuildOptions) -> list[Harness]:
+    check_names(names)
+    classes = harness_classes()
     return [classes[n](root, options) for n in (names or list(classes))]
 
 
@@ -58,6 +67,7 @@ __all__ = [
     "Harness",
     "HarnessError",
     "UnknownHarness",
+    "check_names",
     "harness_classes",
     "make",
     "process_center",
