@@ -706,8 +706,9 @@ def _header(run, cells, h: dict) -> list[str]:
         if counting
         else f'A cell\'s time is {how} (the host only adds time; docs/methodology.md, "{why}"). Net time = '
         "gross − the baseline's time; whiskers: the 95% CI of the net time. Faded grey bars are "
-        "within baseline noise (their CI reaches zero): not ranked, drawn after the ranked rows. Incorrect and "
-        "failed rows are named, never drawn as bars."
+        "within baseline noise (their CI reaches zero), or rows whose loop does other work than the test's "
+        "contract (spec/fairness.md rule 12; their steps in the table): not ranked, drawn after the ranked rows. "
+        "Incorrect and failed rows are named, never drawn as bars."
     )
     out.append(f'<p class="legend">{_e(legend)} Colour: language; hatching: format.</p>')
     return out
