@@ -42,8 +42,9 @@ MUTATED_SIZE = 2
 TRUNCATIONS = 20
 BITFLIPS = 20
 #: nesting depths of the deep-nesting cases; 10^6 only where one level is one byte (MessagePack, CBOR)
-#: or two (JSON), so the case corpus stays a few MB
-DEPTHS = (100, 10_000, 1_000_000)
+#: or two (JSON), so the case corpus stays a few MB; 10^5 in every format (BSON's 8 bytes a level make
+#: 0.8 MB), where two BSON libraries crash that pass 10^4 (issue 73)
+DEPTHS = (100, 10_000, 100_000, 1_000_000)
 WIDE = 1_000_000  # elements of the "many empty arrays" case
 #: lengths (UTF-8 bytes) of the long-string and long-key cases: past 65,535, so every format needs its
 #: 32-bit length form, and past the small fixed buffers a decoder might keep for keys
@@ -276,6 +277,20 @@ def json_cases() -> list[Case]:
     ]:
         c.add(tr, f"trailing-{name}", f"bytes after the value: {raw[7:]!r} (RFC 8259 §2: ws value ws)", REJECT, raw)
     c.add(tr, "trailing-whitespace", "white space after the value (RFC 8259 §2)", ACCEPT, b'{"a":1} \n\t\r')
+    # the same, after a root that is not a map: a library that refuses a non-map root for its own reason
+    # must still be seen to refuse the NUL (found beside a public corpus, issue 73)
+    c.add(tr, "trailing-nul-after-array", "a NUL after an array root (RFC 8259 §2: ws value ws)", REJECT, b"[1]\x00")
+    c.add(tr, "trailing-second-document", "a second object after the first (one JSON text)", REJECT,
+          b'{"a":1}{"b":2}')  # fmt: skip
+    ws = "spec/whitespace"  # RFC 8259 §2: ws = space, horizontal tab, line feed, carriage return
+    for name, raw in [
+        ("form-feed-after", b'{"a":1}\x0c'),
+        ("form-feed-before", b'\x0c{"a":1}'),
+        ("form-feed-inside", b'{\x0c"a":1}'),
+        ("vertical-tab-inside", b'{"a":\x0b1}'),
+        ("nbsp-inside", b'{"a":\xc2\xa01}'),
+    ]:
+        c.add(ws, name, "JSON white space is space, tab, LF and CR only (RFC 8259 §2)", REJECT, raw)
     st = "spec/structure"
     for name, raw, what in [
         ("trailing-comma-array", b'{"a":[1,]}', "a comma before ]"),
@@ -384,6 +399,8 @@ def msgpack_cases() -> list[Case]:
         c.value(enc, f"valid-{name}", f"valid: {what}", ACCEPT, raw)
     c.add("spec/trailing", "trailing-byte", "a nil after the document: one value and extra bytes", IMPL,
           b"\x81\xa1a\x01\xc0", (hash_of({"a": 1}),))  # fmt: skip
+    c.add("spec/trailing", "trailing-nul-after-array", "a 0x00 after an array root: one value and extra bytes", IMPL,
+          b"\x91\x01\x00", (hash_of([1]),))  # fmt: skip
     c.add("spec/duplicate-keys", "duplicate-key", "the same key twice (the spec does not say which wins)", IMPL,
           b"\x82\xa1a\x01\xa1a\x02", _dup_hashes())  # fmt: skip
     c.value("spec/data-model", "ext-fixext1", "an ext value (type 1): valid, outside the data model", IMPL,
@@ -542,6 +559,8 @@ def cbor_cases() -> list[Case]:
                 bytes.fromhex(hx))  # fmt: skip
     c.add("spec/trailing", "trailing-byte", "a null after the data item (one item and extra bytes, §5.1)", IMPL,
           b"\xa1aa\x01\xf6", (hash_of({"a": 1}),))  # fmt: skip
+    c.add("spec/trailing", "trailing-nul-after-array", "a 0x00 after an array root (one item and extra bytes, §5.1)",
+          IMPL, b"\x81\x01\x00", (hash_of([1]),))  # fmt: skip
     c.add("spec/duplicate-keys", "duplicate-key", "the same key twice (§5.6: not valid; what a decoder does is its "
           "own)", IMPL, b"\xa2aa\x01aa\x02", _dup_hashes())  # fmt: skip
     c.value("spec/encodings", "valid-non-shortest-int", "1 in 8 bytes (well-formed, not preferred: §4.2.1)", ACCEPT,
@@ -905,7 +924,7 @@ def _deep(fmt: str, n: int) -> bytes | None:
         return b"\x81\xa1a" + b"\x91" * (n - 1) + b"\x90"
     if fmt == "cbor":
         return b"\xa1aa" + b"\x81" * (n - 1) + b"\x80"
-    if n > 10_000:  # 8 bytes (BSON) and 4 bytes (UBJSON) a level: 8 and 4 MB at 10^6
+    if n > 100_000:  # 8 bytes (BSON) and 4 bytes (UBJSON) a level: 8 and 4 MB at 10^6
         return None
     if fmt == "bson":
         # level k is the document {"0": level k-1}: 4 + 1 + 2 + len(level k-1) + 1 bytes
