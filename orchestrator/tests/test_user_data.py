@@ -260,6 +260,20 @@ def test_a_data_run_reuses_the_standard_corpus_and_writes_only_the_users_files(t
     assert _mtimes(dest) == again
 
 
+def test_the_same_bytes_under_another_formats_extension_are_read_as_that_format(tmp_path, cdir, corpus):
+    """ok.msgpack copied to ok.cbor was taken from the cache as MessagePack (keyed on the bytes alone),
+    where a fresh corpus refuses it as CBOR: the format is part of the cache's key (issue 74)."""
+    packed = tmp_path / "a" / "ok.msgpack"
+    packed.parent.mkdir()
+    packed.write_bytes(msgpack.packb({"a": [1, 2]}))
+    m = ensure_corpus(cdir, DEFAULT_SEED, open_user_files([packed]))
+    assert next(d for d in m["datasets"] if d["dataset"] == "user-ok")["source"]["format"] == "msgpack"
+    renamed = tmp_path / "a" / "ok.cbor"
+    packed.rename(renamed)
+    with pytest.raises(FormatError, match=r"ok\.cbor: "):
+        ensure_corpus(cdir, DEFAULT_SEED, open_user_files([renamed]))
+
+
 def test_an_interrupted_corpus_write_leaves_no_partial_file_behind(tmp_path, cdir, corpus, monkeypatch):
     dest = cdir
     before = set(os.listdir(dest))

@@ -672,7 +672,10 @@ def _ensure_corpus(dest: Path, seed: int, user: list[UserFile], progress: Progre
     todo = []
     for u in user:
         have = [users_kept.get(n) for n in (u.name, u.original_name)]
-        if all(e and (e.get("source") or {}).get("sha256") == u.sha256 for e in have):
+        # the same bytes read as another format (ok.msgpack copied to ok.cbor) are another dataset: the
+        # format, from the extension, is part of what was measured (issue 74)
+        want = {"sha256": u.sha256, "format": u.fmt}
+        if all(e and {k: (e.get("source") or {}).get(k) for k in want} == want for e in have):
             note(f"{u.path}: datasets {u.name} and {u.original_name} are up to date in {dest}")
             continue
         _drop(dest, users_kept, u.name)
