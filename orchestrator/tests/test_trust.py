@@ -28,6 +28,12 @@ def _lognormal(rng: random.Random, n: int, cv: float, scale: float = 1.0) -> lis
 # --- bimodal cells -------------------------------------------------------------------------------------
 
 
+
+def measured_section(text: str) -> str:
+    """The report's section that holds the run's provenance, precision and warnings, after the answer."""
+    start = text.index("## How this run was measured")
+    return text[start : text.find("\n## ", start + 3)]
+
 def test_a_median_in_the_slow_cluster_is_caught_as_bimodal():
     # One fresh process ran at 100 ns, two at 240 ns: the time is the fastest process's (the fast
     # half of 3), and 3 processes this far apart make a wide CI: noisy too, and flagged bimodal, so a
@@ -106,9 +112,10 @@ def test_a_bimodal_cell_is_flagged_on_its_row_and_at_the_top_of_the_report(tmp_p
     assert {c["bench"]: (c["noisy"], c["bimodal"]) for c in cells} == {"steady": (0, 0), "twofaced": (1, 1)}
     text = markdown.render(store.run("b"), cells)
     assert "| twofaced (1.0) | twofaced | json | 100 ns ⚠ noisy ⚠ bimodal |" in text
-    top = text.split("## ")[0]
-    assert "1 cell is bimodal (python twofaced tree size-1 json)" in top
-    assert "python/twofaced (json) 100 ns ⚠ noisy ⚠ bimodal" in markdown.summary(store.run("b"), cells)
+    assert "**⚠ 2 warnings** under *How this run was measured*" in text.split("## ")[0]
+    assert "1 cell is bimodal (python twofaced tree size-1 json)" in measured_section(text)
+    row = next(line for line in markdown.summary(store.run("b"), cells).splitlines() if "twofaced" in line)
+    assert row.split()[-2:] == ["⚠", "bimodal"]
 
 
 # --- a noisy run, a busy machine -----------------------------------------------------------------------
@@ -124,7 +131,8 @@ def test_a_run_whose_median_robust_cv_is_far_above_the_threshold_says_so_at_the_
     assert len(warnings) == 1 and warnings[0].startswith("this run is noisy: over its 2 measured cells the median")
     assert "robust CV is 15.0% (noisy above 10%)" in warnings[0]
     assert (
-        "> **⚠ Warning:** This run is noisy" in markdown.render(store.run("quiet"), store.cells("quiet")).split("##")[0]
+        "> **⚠ Warning:** This run is noisy"
+        in measured_section(markdown.render(store.run("quiet"), store.cells("quiet")))
     )
     assert "Quiet the machine" in warnings[0]  # no load was recorded: the machine may have been busy
     # a run stored before cells had an interval is judged by its robust CV alone
@@ -201,7 +209,7 @@ def test_the_load_during_a_run_is_stored_and_a_busy_machine_is_reported(tmp_path
     ]
     runner.finalize(store, "busy", 50, 1)
     text = markdown.render(store.run("busy"), store.cells("busy"))
-    top = text.split("##")[0]
+    top = measured_section(text)
     assert "Load: load average 0.50 before the cells ran and 2.10 after; other processes took 45.0% of the CPU" in top
     assert "> **⚠ Warning:** The machine was busy: other processes took 45% of its CPU time" in top
     assert "(on average 0.9 of its 2 cores)" in top
@@ -253,9 +261,11 @@ def test_a_run_stores_its_command_line_and_dirty_tree_and_prints_its_warnings(tm
     assert args["command_line"].startswith("serbench --db ") and args["command_line"].endswith("--budget-ms 20")
     assert env["git_dirty"] is True and env["git_status"] == [" M orchestrator/src/serbench/stats.py"]
     assert env["load"][0]["other_share"] == 0.7 and env["load"][0]["argv"] == argv
-    report = (out / run["id"] / "report.md").read_text().split("##")[0]
+    text = (out / run["id"] / "report.md").read_text()
+    report = measured_section(text)
     assert f"Command: `{args['command_line']}` in `{os.getcwd()}`." in report
-    assert "**dirty working tree** (1 uncommitted change: `M orchestrator/src/serbench/stats.py`)" in report
+    # the commit is in the first line, beside the machine
+    assert "**dirty working tree** (1 uncommitted change: `M orchestrator/src/serbench/stats.py`)" in text.split("##")[0]
     assert "> **⚠ Warning:** The machine was busy" in report
 
 

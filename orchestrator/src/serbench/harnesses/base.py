@@ -71,6 +71,11 @@ class Harness:
     #: time over its operations): a runtime whose collector runs inside the timed batches pays for it in
     #: some batches and not others, and the median would leave that cost out (stats.Center)
     process_mean: str | None = None
+    #: test (or "typed" for every typed test) -> the benchmarks that stand for the language's reference
+    #: library, in order of preference: the standard library where the language has one, else the
+    #: library its users reach for first. The answer table gives each language's fastest row as a ratio
+    #: to it (report/answer.py), and names it
+    reference_rows: dict[str, tuple[str, ...]] = {}
 
     def __init__(self, root: Path, options: BuildOptions | None = None):
         self.root = root

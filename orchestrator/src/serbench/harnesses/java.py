@@ -12,6 +12,13 @@ from .base import Harness, HarnessError
 
 class JavaHarness(Harness):
     name = "java"
+    # no JSON in the JDK: Jackson, the most used Java JSON library
+    reference_rows = {
+        "write": ("jackson",),
+        "tree": ("jackson",),
+        "incremental": ("jackson",),
+        "typed": ("jackson-typed",),
+    }
     folder = "harnesses/java"
     toolchain = {
         "java": "apt-get install openjdk-17-jdk-headless",

@@ -14,6 +14,13 @@ from .base import Harness, HarnessError
 
 class RustHarness(Harness):
     name = "rust"
+    # no JSON in Rust's standard library: serde_json is what Rust programs use
+    reference_rows = {
+        "write": ("serde_json-serialize", "serde_json"),
+        "tree": ("serde_json",),
+        "incremental": ("serde_json-visitor",),
+        "typed": ("serde_json-typed",),
+    }
     folder = "harnesses/rust"
     toolchain = {"cargo": "install Rust with rustup (https://rustup.rs)"}
     instructions_unsupported = None  # compiled: valgrind counts the benchmark's own machine code

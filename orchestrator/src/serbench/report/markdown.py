@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 
 from .. import contracts
 from ..stats import NOISY_REL_CI
-from . import reference
+from . import answer, reference
 from .facts import (
     TEST_TITLES,
     apart,
-    dataset_order,
     estimator_of,
     instr_of,
-    is_instruction_run,
     latency_ops,
-    precision_line,
     ranked,
     run_header,
     run_warnings,
@@ -147,6 +145,34 @@ def _user_data(manifest: dict, used: set[str]) -> list[str]:
     return out
 
 
+def alloc_methods(cells) -> dict[str, str]:
+    """How each harness counted allocations, once per harness: a harness that fits as many operations
+    as a time allows says how many in each cell ("mean of 9 ops"), which is one method, not ten."""
+    by: dict[str, set[str]] = {}
+    for c in cells:
+        if c["alloc_method"] and not c["is_baseline"]:
+            method = re.sub(r"mean of \d+ ops", "mean of N ops", c["alloc_method"].strip())
+            by.setdefault(c["harness"], set()).add(method)
+    return {h: "; or ".join(sorted(ms)) for h, ms in sorted(by.items())}
+
+
+def _alloc_methods(cells) -> list[str]:
+    methods = alloc_methods(cells)
+    if not methods:
+        return []
+    return ["", "How allocations were counted (Allocs/op):", ""] + [f"- {h}: {m}" for h, m in methods.items()]
+
+
+def sized_datasets(manifest: dict, used: set[str]) -> list[dict]:
+    """The manifest entries whose sizes a report shows: the datasets measured, and for a user's file
+    measured only as its exact bytes (`--data-bytes original`), its re-encoded entry too, so that the
+    sizes answer "how big is my data in each format" whatever was timed."""
+    sources = {d["source"]["path"] for d in manifest["datasets"] if d["dataset"] in used and d.get("source")}
+    return [
+        d for d in manifest["datasets"] if d["dataset"] in used or (d.get("source") and d["source"]["path"] in sources)
+    ]
+
+
 def _allocs(c) -> str:
     """Allocations per op; a runtime that counts only bytes (the JVM's per-thread allocated-bytes
     counter, protocol.md `alloc` row) shows its bytes instead of a dash."""
@@ -272,6 +298,14 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     if h["unfinished"]:
         out += ["**" + h["unfinished"] + "**", ""]
     out.append(f"{h['how']}, started {h['started']}, status {run['status']}. Machine: {h['machine']}. {h['commit']}.")
+    short = answer.precision_short(run, cells) if not counting else ""
+    if short or h["warnings"]:
+        n = len(h["warnings"])
+        warned = f" **⚠ {n} warning{'s' * (n != 1)}** under *How this run was measured*." if n else ""
+        out += ["", (f"**{short}**" if short else "") + warned]
+    out.append("")
+    out += answer.markdown(run, cells)
+    out += ["## How this run was measured", ""]
     out += h["provenance"]
     if h["precision"]:
         out += ["", h["precision"]]
@@ -300,6 +334,7 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     if measures:
         out += ["", "What each timed loop does:", ""]
         out += [f"- {h} {t}: {m}" for h, t, m in measures]
+    out += _alloc_methods(cells)
     out += _builds(cells)
     out += _user_data(manifest, {c["dataset"] for c in cells})
     header = [
@@ -343,9 +378,6 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
                     )
                 out += _apart_lines(other, _instr_cell if counting else _time_cell)
                 out.append("")
-    alloc_methods = sorted({(c["harness"], c["alloc_method"]) for c in ok if c["alloc_method"]})
-    if alloc_methods:
-        out += ["Allocs/op, by harness: " + "; ".join(f"{h}: {m}" for h, m in alloc_methods) + "."]
     out += reference.markdown_section(run, cells)  # issue 19: Chronicle Wire's table beside the Java rows
     used = {c["dataset"] for c in cells}
     out += [
@@ -357,9 +389,7 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
         "",
     ]
     rows = []
-    for d in manifest["datasets"]:
-        if d["dataset"] not in used:
-            continue
+    for d in sized_datasets(manifest, used):
         payload = d["stats"].get("payload_bytes")
         for fmt, f in d["files"].items():
             over = f"{f['bytes'] / payload:.2f}×" if payload else "–"
@@ -396,37 +426,16 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
         unsupported = [c for c in unsupported if not (c["reason"] or "").startswith("instr")]
     if unsupported:
         out += ["", f"{len(unsupported)} cells were unsupported by their library (see the JSON export)."]
+    # one blank line between blocks, however the sections above end
+    out = [line for i, line in enumerate(out) if line or not i or out[i - 1]]
     return "\n".join(out) + "\n"
 
 
-def summary(run: sqlite3.Row, cells: list[sqlite3.Row], top: int = 3) -> str:
-    """A short terminal summary: the fastest rows per (dataset, test), among those whose net CI
-    excludes zero; the rows within baseline noise are named after them, never ranked."""
-    lines = []
-    prec = precision_line(run, cells)
-    if prec:
-        lines.append(prec.replace("**", ""))
-    counting = is_instruction_run(run)
-    key, shown = (instr_of, lambda c: _instr_cell(c) + " instr/op") if counting else (time_of, _time_cell)
-    ok = [c for c in cells if c["status"] == "ok" and not c["is_baseline"] and key(c) is not None]
-    manifest = json.loads(run["manifest_json"])
-    for ds in dataset_order(manifest):
-        for test, title in TEST_TITLES:
-            rows = [c for c in ok if c["dataset"] == ds and c["test"] == test]
-            good, noise = (sorted(contracts.split(rows)[0], key=key), []) if counting else ranked(rows)
-            other = apart(rows)
-            if good or noise or other:
-                best = ", ".join(f"{c['harness']}/{c['bench']} ({c['format']}) {shown(c)}" for c in good[:top])
-                if noise:
-                    names = ", ".join(f"{c['harness']}/{c['bench']} ({c['format']})" for c in noise[:top])
-                    more = f" and {len(noise) - top} more" if len(noise) > top else ""
-                    best += ("; " if best else "") + f"within baseline noise: {names}{more}"
-                if other:  # never ranked beside the others: named after them (spec/fairness.md rule 12)
-                    more = f" and {len(other) - 1} more" if len(other) > 1 else ""
-                    c = other[0]
-                    best += ("; " if best else "") + f"other work, not ranked: {c['harness']}/{c['bench']}{more}"
-                lines.append(f"{ds:<13} {title:<12} {best}")
-    # counted as the report's "Cells:" line counts them (baselines apart), so the two agree
+def summary(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
+    """What `run` prints last (DESIGN §13): the answer table (report/answer.py), the run's precision in
+    one line, and how many cells were incorrect or failed, counted as the report's "Cells:" line counts
+    them (baselines apart), so the two agree."""
+    lines = [answer.text(run, cells)]
     bad = [c for c in cells if c["status"] in ("incorrect", "failed")]
     n_base = sum(1 for c in bad if c["is_baseline"])
     if bad:
