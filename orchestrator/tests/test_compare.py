@@ -5,12 +5,15 @@ with a run from another machine or other settings says so."""
 from __future__ import annotations
 
 import json
+import math
+import random
 
 import pytest
-from serbench import runner, stats
+from serbench import noiseband, runner, stats
 from serbench.cli import main
 from serbench.compare import (
     CI_ONLY,
+    Comparison,
     DatasetShift,
     Row,
     agreement,
@@ -39,7 +42,7 @@ def test_a_ci_that_excludes_one_beside_not_significant_is_marked_and_explained(t
     marked = [r for r in cmp.rows if r.mark == CI_ONLY]
     assert {r.key[1] for r in marked} == {"fastjson", "packer"}
     assert all((r.ci[1] < 1 or r.ci[0] > 1) and r.verdict == "not significant" for r in marked)
-    text = render(cmp)
+    text = render(cmp, every=True)
     assert "| 0.450 | 0.445 – 0.455 | 0.4 | not significant † |" in text
     legend = text.split("† The CI excludes 1")[1]
     assert "round medians" in legend and "fresh process" in legend and "Holm" in legend and "--mode full" in legend
@@ -53,7 +56,7 @@ def test_the_geometric_mean_per_library_has_a_bootstrap_ci_over_its_cells(tmp_pa
     assert fast.cells == 2 and fast.ci[0] <= fast.value <= fast.ci[1] and fast.ci[1] - fast.ci[0] > 0.005
     assert cmp.geo["slowjson"].ci[0] < 1 < cmp.geo["slowjson"].ci[1]
     assert compare(_two_runs(tmp_path / "again"), "run-a", "run-b", n_boot=200).geo == cmp.geo  # seeded
-    assert "| fastjson | 2 | 0.455 | " in render(cmp)
+    assert "| fastjson | 2 | 0.455 | " in render(cmp, every=True)
 
 
 def test_cells_measured_in_one_run_only_are_listed_with_the_reason(tmp_path):
@@ -71,7 +74,7 @@ def test_cells_measured_in_one_run_only_are_listed_with_the_reason(tmp_path):
         "lossy": "incorrect in A (hash 1111111111111111 != expected 0000000000000000); "
         "incorrect in B (hash 1111111111111111 != expected 0000000000000000)",
     }
-    text = render(cmp)
+    text = render(cmp, every=True)
     assert "Not compared (3 cells not measured in both runs):" in text
     assert "| python | packer | tree | size-1 | msgpack | ok in A; failed in B (crashed (signal 11)) |" in text
 
@@ -287,7 +290,7 @@ def test_a_cell_within_baseline_noise_in_either_run_is_marked_and_left_out_of_ag
     cmp = compare(store, "run-a", "run-b", n_boot=100)
     packer = next(r for r in cmp.rows if r.key[1] == "packer")
     assert packer.noise == "B" and all(r.noise == "" for r in cmp.rows if r is not packer)
-    text = render(cmp)
+    text = render(cmp, every=True)
     assert (
         "Agreement: 1 of 3 cells (33.3%) have B/A of net time within ±5% (1 more within baseline noise in A or "
         "B, ‡, not counted)."
@@ -312,3 +315,55 @@ def test_compare_reports_its_progress_cell_by_cell(tmp_path):
     n = len(cmp.rows)
     assert n == 4 and [h[:2] for h in heard] == [(i, n) for i in range(n + 1)]
     assert [h[2] for h in heard] == ["/".join(r.key) for r in cmp.rows] + [""]
+
+
+def _pair_rows(n: int, slowed: str | None = None, factor: float = 1.3, seed: int = 3) -> list[Row]:
+    """n cells of two runs of one build as compare makes them: ratios scattered by ±2% (the host), each
+    with a CI of ±1.5% (its processes); every cell of library `slowed` is `factor` slower in B."""
+    rng = random.Random(seed)
+    rows = []
+    for i in range(n):
+        lib = f"lib{i % 40}"
+        ratio = math.exp(rng.gauss(0, 0.02)) * (factor if lib == slowed else 1.0)
+        key = ("python", lib, "tree", f"size-{i // 40 + 1}", "json")
+        rows.append(Row(key, lib, 1000.0, 1000.0 * ratio, ratio, (ratio / 1.015, ratio * 1.015), 0.1, 1.0))
+    return rows
+
+
+def _quick_comparison(rows: list[Row]) -> Comparison:
+    return Comparison("run-a", "run-b", rows, {}, [], (3, 3))
+
+
+def test_quick_compare_of_one_build_finds_no_cell_outside_the_noise_band_in_under_thirty_lines():
+    text = render(_quick_comparison(_pair_rows(1200)))
+    assert len(text.splitlines()) <= 30
+    assert "**0 of 1200 cells lie outside the noise band**" in text
+    assert "confirm with `--mode full`" in text and "--all` lists every cell" in text
+    assert "| python |" not in text  # the cells inside the band are collapsed
+
+
+def test_quick_compare_names_a_slowed_librarys_cells_first_as_probably_slower():
+    rows = _pair_rows(1200, slowed="lib7", factor=1.3)
+    text = render(_quick_comparison(rows))
+    assert len(text.splitlines()) <= 30
+    assert "**30 of 1200 cells lie outside the noise band**" in text
+    listed = [line.split(" | ")[1] for line in text.splitlines() if line.startswith("| python |")]
+    assert listed == ["lib7"] * noiseband_rows() and "probably slower" in text
+    assert "… and 15 more outside the band." in text
+    # full mode, or --all: every cell with its CI and verdict, as before
+    assert sum(1 for line in render(_quick_comparison(rows), every=True).splitlines() if "| python |" in line) == 1200
+
+
+def test_a_cell_whose_own_processes_scatter_widely_is_not_named_for_a_move_its_ci_explains():
+    rows = _pair_rows(200)
+    wide = Row(("python", "wobbly", "tree", "size-5", "json"), "wobbly", 1000.0, 1150.0, 1.15, (0.9, 1.45), 0.1, 1.0)
+    assert noiseband.band([*rows, wide], 0.05).outside == []
+    tight = Row(("python", "steady", "tree", "size-5", "json"), "steady", 1000.0, 1150.0, 1.15, (1.13, 1.17), 0.1, 1.0)
+    (out,) = noiseband.band([*rows, tight], 0.05).outside
+    assert out.row is tight and out.word == "probably slower"
+
+
+def noiseband_rows() -> int:
+    from serbench.compare import QUICK_ROWS
+
+    return QUICK_ROWS

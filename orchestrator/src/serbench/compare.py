@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from statistics import median
 
-from . import canary, runner, stats
+from . import canary, noiseband, runner, stats
 from .harnesses import process_center
 from .report.facts import has_current_estimator, run_noise
 from .report.units import fmt_instr, fmt_ns
@@ -402,10 +402,18 @@ def _fmt_ci(ci: tuple[float, float]) -> str:
     return "–" if any(math.isnan(x) for x in ci) else f"{ci[0]:.3f} – {ci[1]:.3f}"
 
 
-def render(cmp: Comparison) -> str:
+def render(cmp: Comparison, every: bool = False) -> str:
+    """The comparison as Markdown. Where no cell can be significant (quick mode's few processes), it
+    leads with the agreement and the cells outside the pair's noise band, and collapses the rest
+    unless `every`; otherwise, every cell with its CI and verdict."""
     rows = cmp.rows
     counting = cmp.measure == "instructions"
+    floor = stats.min_possible_p(*cmp.rounds) if all(cmp.rounds) else 1.0
+    quick = not every and not counting and (floor >= ALPHA or bool(rows and floor * len(rows) >= ALPHA))
     intro = (
+        "Ratio = B / A of net time per operation (below 1: B is faster)."
+        if quick
+        else 
         "Ratio = B / A of net instructions per operation, counted under valgrind (below 1: B executes fewer). "
         "A count is exact: the same build on the same data counts the same on every run, so there is no CI "
         "and no significance test, and *identical* means equal gross and baseline counts. Fewer instructions "
@@ -459,7 +467,8 @@ def render(cmp: Comparison) -> str:
     if counting:
         out = _render_instructions(cmp, out)
         return "\n".join(out + _not_compared(cmp)) + "\n"
-    floor = stats.min_possible_p(*cmp.rounds) if all(cmp.rounds) else 1.0
+    if quick:
+        return "\n".join(out + _quick(cmp)) + "\n"
     if floor >= ALPHA:
         out += [
             f"Note: with {cmp.rounds[0]} and {cmp.rounds[1]} rounds the smallest possible p is {floor:.3f}, so no "
@@ -523,6 +532,43 @@ def render(cmp: Comparison) -> str:
     ]
     out += [f"| {lib} | {g.cells} | {g.value:.3f} | {_fmt_ci(g.ci)} |" for lib, g in cmp.geo.items()]
     return "\n".join(out + _not_compared(cmp)) + "\n"
+
+
+#: the most cells outside the noise band a quick comparison lists (`--all` lists every cell)
+QUICK_ROWS = 15
+
+
+def _quick(cmp: Comparison) -> list[str]:
+    """A quick pair's short form (issue 70): the agreement, then the cells outside the noise band
+    (noiseband.py), furthest first, as "probably faster / slower", and one line for the rest."""
+    rows = cmp.rows
+    out = agreement(rows)
+    b = noiseband.band(rows, AGREE)
+    if b is None:
+        out += [f"Too few cells ({len(countable(rows))}) to measure the pair's noise band; `--all` lists them.", ""]
+    else:
+        out += [
+            f"**{len(b.outside)} of {b.cells} cells lie outside the noise band** (each cell's own spread over its "
+            f"processes, plus the host's, ±{b.host_sd:.1%} on this pair, at {b.z:.1f} standard errors; the pair's "
+            f"common shift {b.shift:.3f} taken out). Quick mode cannot test significance "
+            f"({cmp.rounds[0]} and {cmp.rounds[1]} processes a cell): confirm with `--mode full`.",
+            "",
+        ]
+        if b.outside:
+            out += [
+                "| Lang | Benchmark | Test | Dataset | Format | A | B | B/A | |",
+                "|---|---|---|---|---|---|---|---|---|",
+            ]
+            for o in b.outside[:QUICK_ROWS]:
+                r = o.row
+                out.append(f"| {' | '.join(r.key)} | {fmt_ns(r.a_ns)} | {fmt_ns(r.b_ns)} | {r.ratio:.3f} | {o.word} |")
+            more = len(b.outside) - QUICK_ROWS
+            out += [f"… and {more} more outside the band." if more > 0 else "", ""]
+    rest = f"{len(rows)} cells compared"
+    if cmp.not_compared:
+        rest += f", {len(cmp.not_compared)} not (measured in one run only, or not ok in one)"
+    out.append(f"{rest}: `serbench compare {cmp.run_a} {cmp.run_b} --all` lists every cell, CI and geometric mean.")
+    return [line for i, line in enumerate(out) if line or (i and out[i - 1])]
 
 
 AGREE = 0.05  # two runs of one build "agree" on a cell when B/A of net time is within ±5% (issue 18)
