@@ -419,7 +419,7 @@ def test_a_mistyped_dataset_is_one_line_before_any_harness_is_chosen_or_built(ca
     def no_harness(*a, **k):
         raise AssertionError("the harnesses were chosen before the bad --dataset was found")
 
-    monkeypatch.setattr("serbench.cli.make", no_harness)
+    monkeypatch.setattr("serbench.cli.common.make", no_harness)
     code, line = _main(capsys, "--db", str(tmp_path / "s.db"), "run", "--dataset", "size4", "--corpus", str(tmp_path))
     assert code == 2 and line.startswith("serbench: unknown dataset 'size4'; did you mean 'size-4'? known: size-1"), (
         line

@@ -539,7 +539,7 @@ def test_a_filter_or_store_that_cannot_be_used_fails_before_any_build(tmp_path, 
     def no_build(*a, **k):
         raise AssertionError("the harnesses were made before the bad input was found")
 
-    monkeypatch.setattr("serbench.cli.make", no_build)
+    monkeypatch.setattr("serbench.cli.robustness.make", no_build)
     base = ["robustness", "--db", str(tmp_path / "s.db"), "--out", str(tmp_path / "o"), "--corpus", str(tmp_path)]
     code = main(base + args)
     err = capsys.readouterr().err.strip().splitlines()

@@ -1,0 +1,190 @@
+"""`serbench robustness`: every decoder row against malformed and hostile input."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections import Counter
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .. import envinfo, runner
+from ..corpus.generator import DEFAULT_SEED
+from ..harnesses import BuildOptions, HarnessError, make
+from ..progress import ProgressBar
+from ..report import html as html_report
+from ..store import Store
+from .common import (
+    EXIT_OK,
+    ROOT,
+    SEED,
+    UserError,
+    _command_line,
+    _int_at_least,
+    _interrupted_code,
+    _non_negative,
+    _writable_folder,
+    say,
+)
+from .output import _write_or_warn
+
+
+def cmd_robustness(args) -> int:
+    """Every decoder row against the robustness cases, each case in its own limited process
+    (docs/robustness.md). Builds every harness first, as `run` does (`--no-build`: only those built)."""
+    import fnmatch
+
+    from ..report import robustness as robustness_report
+    from ..robustness import cases as rcases
+    from ..robustness import run as rrun
+    from ..robustness.limits import MIB, Limits
+
+    limits = Limits(timeout_s=args.timeout_s, memory_bytes=args.memory_mib * MIB, stack_bytes=args.stack_mib * MIB)
+    corpus_dir, _ = _writable_folder(args.corpus, "--corpus"), _writable_folder(args.out, "--out")
+    own = None  # your own cases (--cases PATH), read before anything is built: a bad path fails at once
+    if args.cases:
+        try:
+            own = rcases.user_cases(Path(args.cases))
+        except rcases.CaseFolderError as e:
+            raise UserError(str(e)) from None
+    # Every check that needs no harness comes before the build, which takes minutes the first time:
+    # a mistyped --format or --case is one line at once, as a bad --db or --cases is.
+    for f in args.format:
+        if f not in rcases.FORMATS:
+            raise UserError(f"no robustness cases for format {f!r}; there are: {', '.join(rcases.FORMATS)}")
+    t0 = time.monotonic()
+    if own is None:
+        manifest = rcases.write_cases(corpus_dir, args.seed)
+    else:
+        manifest = rcases.write_user_cases(corpus_dir, Path(args.cases), own[0])
+    case_root = corpus_dir / rcases.folder_of(manifest)
+    say(f"{len(manifest['cases'])} robustness cases in {case_root} ({time.monotonic() - t0:.1f} s)")
+    if own is not None:
+        kinds = Counter(c.expect for c in own[0])
+        skipped = own[1]
+        say(
+            f"  from {args.cases}: "
+            + ", ".join(f"{n} {e}" for e, n in sorted(kinds.items()))
+            + (
+                f"; {len(skipped)} file{'s' if len(skipped) != 1 else ''} of other extensions skipped "
+                f"(e.g. {skipped[0]})"
+                if skipped
+                else ""
+            )
+        )
+    pats = args.case
+    cases = [
+        c
+        for c in manifest["cases"]
+        if not pats
+        or any(fnmatch.fnmatch(x, p) for p in pats for x in (c["name"], f"{c['format']}/{c['name']}", c["class"]))
+    ]
+    if not cases:
+        raise UserError(f"--case {' '.join(pats)} selects no case; see {case_root / 'manifest.json'}")
+    db = Store(Path(args.db))  # a --db that is not a store is one line before the build, as in `run`
+    hs = []
+    for h in make(args.lang or None, ROOT, BuildOptions(verbose=args.verbose)):
+        missing = h.missing_toolchain()
+        if args.build and not missing:
+            h.build_and_hold(say)
+        if not h.is_built():
+            why = "; ".join(missing) if missing else f"not built; `serbench build --lang {h.name}` builds it"
+            say(f"skipping {h.name}: {why}")
+            continue
+        hs.append(h)
+    if not hs:
+        raise UserError("no harness is built yet; `serbench build` builds them (minutes the first time)")
+    listings = {}
+    for h in list(hs):
+        try:
+            listings[h.name] = runner.listing(h)
+        except HarnessError as e:
+            say(f"skipping {h.name}: {e}")
+            hs.remove(h)
+    everything = [b for lst in listings.values() for b in lst["benchmarks"]]
+    for lib in args.lib:
+        if not any(runner._matches(b, [lib]) for b in everything):
+            raise UserError(f"unknown library {lib!r}; `serbench list` shows what can run here")
+    rows = rrun.plan_rows(hs, listings, {c["format"] for c in cases}, args.lib, args.format, args.test)
+    if not rows:
+        raise UserError("the filters select no decoder row (tree or incremental); `serbench list` shows the rows")
+    run_id = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-rb") + secrets.token_hex(2)
+    saved = {
+        k: getattr(args, k) for k in ("lang", "lib", "format", "test", "case", "cases", "seed", "corpus", "out", "jobs")
+    }
+    saved |= {"limits": limits.as_dict(), "limits_text": limits.describe()} | _command_line(args)
+    n = sum(1 for r in rows for c in cases if c["format"] == r.format)
+    say(
+        f"robustness run {run_id}: {len(rows)} decoder rows, {n} processes, {args.jobs} at a time; "
+        f"limits per process: {limits.describe()}"
+    )
+    db.create_robustness_run(run_id, saved, envinfo.collect(ROOT, hs), manifest)
+    bar = ProgressBar()
+    t0 = time.monotonic()
+
+    def row_done(row, results, wall_s) -> None:
+        say(f"  {row.label}: {len(results)} cases in {wall_s:.1f} s: {rrun.summary_line(results)}")
+
+    status, code = "done", EXIT_OK
+    try:
+        rrun.run_rows(
+            rows, cases, case_root, limits, lambda r: db.record_robustness(run_id, r), bar, row_done,
+            jobs=args.jobs,
+        )  # fmt: skip
+    except KeyboardInterrupt as e:
+        status, code = "interrupted", _interrupted_code(e)
+        say("\ninterrupted; the finished cases are stored and reported")
+    except BaseException:
+        db.finish_robustness_run(run_id, "interrupted")  # an orchestrator error: never left "running"
+        raise
+    db.finish_robustness_run(run_id, status)
+    run, results = db.robustness_run(run_id), db.robustness_results(run_id)
+    out = Path(args.out) / run_id
+    fix = f"the run is stored, and `serbench report --robustness {run_id} --output FILE` writes it"
+    _write_or_warn(out / "robustness.md", robustness_report.render(dict(run), results), fix)
+    _write_or_warn(out / "robustness.html", html_report.render_robustness(dict(run), results), fix)
+    db.close()
+    by_row: dict = {}
+    for r in results:
+        by_row.setdefault((r["harness"], r["bench"], r["test"], r["format"]), []).append(r)
+    for (h, b, t, f), rs in by_row.items():
+        print(f"{h}/{b} {t} {f}: {rrun.summary_line(rs)}")
+    tot = rrun.totals(results)
+    say(
+        f"{len(results)} processes in {time.monotonic() - t0:.0f} s: "
+        + ", ".join(f"{v} {k}" for k, v in tot.items() if v)
+        + f"; report: {out / 'robustness.md'} and robustness.html; store: {args.db} (robustness run {run_id})"
+    )
+    return code
+
+
+def add_parser(command) -> None:
+    s = command(
+        "robustness",
+        help="every decoder against malformed and hostile input, each case in its own limited process",
+    )
+    s.add_argument("--lang", action="append", default=[], help="harness language (repeatable; default: all built)")
+    s.add_argument("--lib", action="append", default=[], help="library or benchmark id (repeatable)")
+    s.add_argument("--format", action="append", default=[], help="json, msgpack, cbor, bson, ubjson (repeatable)")
+    s.add_argument("--test", action="append", default=[], choices=("tree", "incremental"), help="decode test")
+    s.add_argument(
+        "--case", action="append", default=[], metavar="GLOB", help="cases by name, format/name or class (repeatable)"
+    )
+    s.add_argument(
+        "--cases",
+        metavar="PATH",
+        help="a folder of your own case files, or one file, instead of the built-in cases (.json .msgpack .cbor "
+        ".bson .ubjson); a name's prefix says what a decoder must do, as JSONTestSuite's: y_ accept, n_ reject, "
+        "i_ either",
+    )
+    s.add_argument("--timeout-s", type=_non_negative, default=10.0, help="wall-clock limit per process (default 10)")
+    s.add_argument("--memory-mib", type=_int_at_least(64), default=2048, help="RLIMIT_AS per process (default 2048)")
+    s.add_argument("--stack-mib", type=_int_at_least(1), default=8, help="RLIMIT_STACK per process (default 8)")
+    s.add_argument("--jobs", type=_int_at_least(1), default=1, help="processes at a time (default 1)")
+    s.add_argument(
+        "--no-build", dest="build", action="store_false", help="use the harnesses as built (default: build first)"
+    )
+    s.add_argument("--out", default=str(ROOT / "results"), help="where <run-id>/robustness.md goes")
+    s.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder (cases go to its robustness/)")
+    s.add_argument("--seed", type=SEED, default=DEFAULT_SEED, help="generator seed (0 to 2^64-1)")
+    s.set_defaults(fn=cmd_robustness)
