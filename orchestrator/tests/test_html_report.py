@@ -17,6 +17,7 @@ from serbench import runner
 from serbench.cli import main
 from serbench.compare import compare
 from serbench.report import html as html_report
+from serbench.report import markup
 from serbench.report.units import fmt_ns
 from serbench.store import Store
 
@@ -174,7 +175,7 @@ def test_the_tables_hold_every_number_the_charts_draw(store):
 def test_bars_are_ranked_then_within_noise_then_incorrect_and_never_a_bar_for_a_bad_row(store):
     data = _data(_page(store))
     rows = data["rows"]
-    tree1 = next(c for c in data["charts"] if c["kind"] == "bars" and rows[str(c["rows"][0])]["dataset"] == "size-1"
+    tree1 = next(c for c in data["charts"] if c.get("view") == "times" and rows[str(c["rows"][0])]["dataset"] == "size-1"
                  and rows[str(c["rows"][0])]["test"] == "tree")  # fmt: skip
     order = [(rows[str(i)]["lang"], rows[str(i)]["bench"], rows[str(i)]["status"]) for i in tree1["rows"]]
     assert order == [
@@ -319,7 +320,7 @@ def test_report_format_html_writes_the_file_even_when_npm_cannot_install(store, 
     (web / "package.json").write_text(json.dumps({"dependencies": {html_report.LIBRARY: "0.0.0"}}))
     (web / "setup.sh").write_text("#!/bin/sh\necho 'npm: not found' >&2\nexit 3\n")
     (web / "setup.sh").chmod(0o755)
-    monkeypatch.setattr(html_report, "WEB_DIR", web)
+    monkeypatch.setattr(markup, "WEB_DIR", web)  # where chart_library looks by default
     out = tmp_path / "out" / "report.html"
     assert main(["--db", str(tmp_path / "s.db"), "report", "html-run", "--format", "html", "--output", str(out)]) == 0
     err = capsys.readouterr().err
@@ -516,3 +517,63 @@ def test_setup_pins_the_browser_and_the_library(root):
     pinned = json.loads((web / "package.json").read_text())["dependencies"][html_report.LIBRARY]
     assert lock["packages"][f"node_modules/{html_report.LIBRARY}"]["version"] == pinned
     assert os.path.exists(root / ".gitignore") and "node_modules/" in (root / ".gitignore").read_text()
+
+
+def test_the_first_screen_shows_the_answer_table_without_scrolling(store, tmp_path, chromium, plotly):
+    """DESIGN §13: the answer comes first. At a laptop's 1400×900 window, every row of the answer table is
+    on the first screen (the page's script measures each row's box after layout); the screenshot of that
+    screen is kept in results/test-artifacts/ to look at."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = tmp_path / "report.html"
+    path.write_text(_page(store, plotly), encoding="utf-8")
+    dom = _chromium(chromium, tmp_path, path.as_uri(), "--window-size=1400,900", "--dump-dom").stdout
+    body = re.search(r"<body[^>]*>", dom).group(0)
+    rows = int(re.search(r'data-answer-rows="(\d+)"', body).group(1))
+    assert rows >= 6  # size-1 write and tree, size-2 tree, trade: each language's fastest row
+    assert f'data-answer-on-first-screen="{rows}"' in body
+    # the answer precedes every chart and the method, which is one click away
+    assert dom.index('id="answer"') < dom.index('id="method"') < dom.index('id="cross"') < dom.index('id="times"')
+    shot = ARTIFACTS / "html-report-first-screen.png"
+    shot.unlink(missing_ok=True)
+    res = _chromium(
+        chromium, tmp_path, path.as_uri(), "--window-size=1400,900", "--hide-scrollbars", f"--screenshot={shot}"
+    )
+    assert res.returncode == 0 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_every_link_of_the_page_has_its_target_and_an_absent_view_says_why(store):
+    page = _page(store)
+    targets = set(re.findall(r'href="#([\w-]+)"', page))
+    assert targets and all(f'id="{t}"' in page for t in targets)
+    # one run of this machine: no trend, named once with why, never an empty section
+    trend_page = _page(store, trend=True)
+    assert 'id="trend"' not in trend_page
+    assert "Not shown: Trend (no cell of this run measured in another stored run of this machine)" in trend_page
+
+
+def test_a_chart_whose_times_span_more_than_ten_times_is_drawn_on_a_log_axis(tmp_path, chromium, plotly):
+    store = Store(tmp_path / "s.db")
+    store.create_run("wide", "quick", ARGS, ENV2, MANIFEST)
+    for h in ("python", "rust"):
+        _cell(store, "wide", h, "copy-input", "tree", "size-1", "json", 100)
+    # size-1 tree spans 40x (rust/quick 200 ns net, python/slow 8 µs); size-2 none
+    for h, bench, t in (("rust", "quick", 300), ("python", "middling", 1100), ("python", "slow", 8100)):
+        _cell(store, "wide", h, bench, "tree", "size-1", "json", t, baseline="copy-input")
+    _cell(store, "wide", "python", "copy-input", "write", "size-2", "json", 100)
+    _cell(store, "wide", "python", "fastjson", "write", "size-2", "json", 600, baseline="copy-input")
+    _cell(store, "wide", "python", "slowjson", "write", "size-2", "json", 900, baseline="copy-input")
+    runner.finalize(store, "wide", 200, 1)
+    store.finish_run("wide")
+    path = tmp_path / "report.html"
+    page = html_report.render(store.run("wide"), store.cells("wide"), plotly)
+    path.write_text(page, encoding="utf-8")
+    dom = _chromium(chromium, tmp_path, path.as_uri(), "--dump-dom").stdout
+    data = _data(page)
+    axes = {int(i): a for i, a in re.findall(r'id="chart-(\d+)"[^>]*data-axis="(\w+)"', dom)}
+    assert axes
+    for i, axis in axes.items():
+        rows = [data["rows"][str(r)] for r in data["charts"][i]["rows"]]
+        values = [r["value"] for r in rows if r["status"] == "ok" and not r["noise"] and r["value"] > 0]
+        spans = len(values) > 1 and max(values) / min(values) > 10
+        assert axis == ("log" if spans else "linear"), (i, values)
+    assert "log" in axes.values() and "linear" in axes.values()  # the fixture has both kinds

@@ -207,7 +207,7 @@ def test_compare_says_not_significant_when_three_rounds_cannot_be(tmp_path):
     assert fast.verdict == "not significant"  # ...but 3 vs 3 rounds cannot give p < 0.05
     assert fast.mark == "†"  # ...and the row says the two are explained below
     assert geo["slowjson"].value == 1.0
-    text = render(cmp)
+    text = render(cmp, every=True)
     _snapshot("compare.md", text)
     assert "smallest possible p is 0.100" in text
 

@@ -413,7 +413,7 @@ def render(cmp: Comparison, every: bool = False) -> str:
     intro = (
         "Ratio = B / A of net time per operation (below 1: B is faster)."
         if quick
-        else 
+        else
         "Ratio = B / A of net instructions per operation, counted under valgrind (below 1: B executes fewer). "
         "A count is exact: the same build on the same data counts the same on every run, so there is no CI "
         "and no significance test, and *identical* means equal gross and baseline counts. Fewer instructions "

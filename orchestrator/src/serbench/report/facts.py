@@ -339,6 +339,16 @@ def unfinished_note(run, cells) -> str:
     )
 
 
+def sized_datasets(manifest: dict, used: set[str]) -> list[dict]:
+    """The manifest entries whose sizes a report shows: the datasets measured, and for a user's file
+    measured only as its exact bytes (`--data-bytes original`), its re-encoded entry too, so that the
+    sizes answer "how big is my data in each format" whatever was timed."""
+    sources = {d["source"]["path"] for d in manifest["datasets"] if d["dataset"] in used and d.get("source")}
+    return [
+        d for d in manifest["datasets"] if d["dataset"] in used or (d.get("source") and d["source"]["path"] in sources)
+    ]
+
+
 def dataset_order(manifest: dict) -> list[str]:
     return [d["dataset"] for d in manifest["datasets"]]
 

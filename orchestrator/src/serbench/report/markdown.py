@@ -18,6 +18,7 @@ from .facts import (
     ranked,
     run_header,
     run_warnings,
+    sized_datasets,
     time_of,
     unfinished_note,
     within_baseline,
@@ -161,16 +162,6 @@ def _alloc_methods(cells) -> list[str]:
     if not methods:
         return []
     return ["", "How allocations were counted (Allocs/op):", ""] + [f"- {h}: {m}" for h, m in methods.items()]
-
-
-def sized_datasets(manifest: dict, used: set[str]) -> list[dict]:
-    """The manifest entries whose sizes a report shows: the datasets measured, and for a user's file
-    measured only as its exact bytes (`--data-bytes original`), its re-encoded entry too, so that the
-    sizes answer "how big is my data in each format" whatever was timed."""
-    sources = {d["source"]["path"] for d in manifest["datasets"] if d["dataset"] in used and d.get("source")}
-    return [
-        d for d in manifest["datasets"] if d["dataset"] in used or (d.get("source") and d["source"]["path"] in sources)
-    ]
 
 
 def _allocs(c) -> str:
