@@ -367,3 +367,15 @@ def noiseband_rows() -> int:
     from serbench.compare import QUICK_ROWS
 
     return QUICK_ROWS
+
+
+def test_the_compare_command_is_short_for_quick_runs_and_lists_every_cell_with_all(tmp_path, capsys):
+    _two_runs(tmp_path).close()
+    db = str(tmp_path / "s.db")
+    assert main(["--db", db, "compare", "run-a", "run-b"]) == 0
+    short = capsys.readouterr().out
+    assert len(short.splitlines()) <= 30 and "| python | fastjson |" not in short
+    assert "`serbench compare run-a run-b --all` lists every cell" in short
+    assert main(["--db", db, "compare", "run-a", "run-b", "--all"]) == 0
+    every = capsys.readouterr().out
+    assert "| python | fastjson | tree | size-1 | json |" in every and "Geometric mean of B/A" in every
