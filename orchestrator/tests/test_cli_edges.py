@@ -430,10 +430,49 @@ def test_a_mistyped_language_is_one_line_before_the_corpus_is_written(capsys, tm
     """`run --lang cobol` wrote the corpus (25 s) before it said the name was unknown."""
     corpus = tmp_path / "corpus"
     code, line = _main(capsys, "--db", str(tmp_path / "s.db"), "run", "--lang", "pyton", "--corpus", str(corpus))
-    assert (
-        code == 2
-        and line == "serbench: unknown language 'pyton'; did you mean 'python'? known: go, java, native, python, rust"
+    from serbench.harnesses import harness_classes
+
+    known = ", ".join(sorted(harness_classes()))
+    assert code == 2 and line == f"serbench: unknown language 'pyton'; did you mean 'python'? known: {known}"
+    assert not corpus.exists()
+
+
+class _Built:
+    """A harness that is built and offers one library, for the checks made before the corpus."""
+
+    not_in_default_run = None
+
+    def __init__(self, name: str, lib: str):
+        self.name, self.lib = name, lib
+
+    def is_built(self) -> bool:
+        return True
+
+    def missing_toolchain(self) -> list:
+        return []
+
+
+def test_a_mistyped_library_or_format_is_one_line_before_the_corpus_is_written_or_anything_built(
+    capsys, tmp_path, monkeypatch
+):
+    """`run --lib orjsn` built every harness (minutes the first time) before it said the name was unknown:
+    the harnesses as last built know their libraries, so the name is checked before anything else."""
+    built = [_Built("python", "orjson"), _Built("rust", "serde_json")]
+    monkeypatch.setattr("serbench.cli.run.make", lambda names, *a: [h for h in built if not names or h.name in names])
+    monkeypatch.setattr(
+        "serbench.runner.listing",
+        lambda h: {"benchmarks": [{"id": h.lib, "library": h.lib, "formats": ["json"], "tests": ["tree"]}]},
     )
+    corpus = tmp_path / "corpus"
+    db = str(tmp_path / "s.db")
+    code, line = _main(capsys, "--db", db, "run", "--lib", "orjsn", "--corpus", str(corpus))
+    assert code == 2 and line.startswith("serbench: unknown library 'orjsn'; did you mean 'orjson'? "), line
+    code, line = _main(capsys, "--db", db, "run", "--lang", "python", "--lib", "serde_json", "--corpus", str(corpus))
+    assert code == 2 and line == "serbench: serde_json is a rust library: add --lang rust (selected: python)", line
+    code, line = _main(capsys, "--db", db, "run", "--format", "jsn", "--corpus", str(corpus))
+    assert code == 2 and line.startswith("serbench: unknown format 'jsn'; did you mean 'json'? "), line
+    code, line = _main(capsys, "--db", db, "run", "--dataset", "micro-int", "--corpus", str(corpus))
+    assert code == 2 and line.startswith("serbench: unknown dataset 'micro-int'; did you mean 'micro-ints'? "), line
     assert not corpus.exists()
 
 

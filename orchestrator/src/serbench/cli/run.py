@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import difflib
 import json
 import math
 import os
@@ -16,7 +17,8 @@ from pathlib import Path
 
 from .. import envinfo, instructions, pinning, runner
 from ..corpus import build as corpus
-from ..corpus.generator import DEFAULT_SEED
+from ..corpus.generator import DEFAULT_SEED, micro_datasets
+from ..corpus.typed import SCHEMAS as typed_schemas
 from ..harnesses import BuildOptions, HarnessError, check_names, harness_classes, make
 from ..progress import ProgressBar
 from ..report import markdown
@@ -65,6 +67,40 @@ def _built_listings(options: BuildOptions, exclude) -> dict[str, dict]:
     return out
 
 
+def _builtin_dataset_names() -> list[str]:
+    """The corpus's own datasets, known without writing it (corpus/build.py builtin_datasets)."""
+    return [f"size-{n}" for n in range(1, 6)] + list(micro_datasets()) + list(typed_schemas)
+
+
+def _check_names_early(args, options: BuildOptions) -> None:
+    """Issue 70: a mistake costs a second, not minutes. --dataset against the corpus's built-in names, and
+    --lib and --format against the `list` of the harnesses as last built, before the corpus is written
+    or anything built. Where a selected harness is not built yet (a fresh clone), its names are not
+    known until it is: the check after the build says it then."""
+    if args.dataset:
+        known = _builtin_dataset_names()
+        for name in args.dataset:
+            if name not in known:
+                near = difflib.get_close_matches(name, known, n=1)
+                hint = f"did you mean {near[0]!r}? " if near else ""
+                raise UserError(f"unknown dataset {name!r}; {hint}known: {', '.join(known)}")
+    if not (args.lib or args.format):
+        return
+    selected = [h for h in make(args.lang or None, ROOT, options) if args.lang or not h.not_in_default_run]
+    if not all(h.is_built() for h in selected if not h.missing_toolchain()):
+        return
+    listings = {h.name: runner.listing(h) for h in selected if not h.missing_toolchain()}
+    try:
+        runner.check_filters(listings, args.lib, args.format, lambda: _built_listings(options, exclude=listings))
+    except runner.PlanError as e:
+        stale = (
+            " (as the harnesses were last built; `serbench build` rebuilds them)"
+            if str(e).startswith("unknown")
+            else ""
+        )
+        raise UserError(f"{e}{stale}") from None
+
+
 def cmd_run(args) -> int:
     db = Store(Path(args.db))
     try:
@@ -101,6 +137,7 @@ def _run(args, db: Store) -> int:
     # before anything is measured: the report is written after minutes of measuring; and before the
     # harnesses are chosen, so that a bad --data file is the only line, not one after their notices
     check_names(args.lang)  # a mistyped --lang is one line at once, before the corpus is written
+    _check_names_early(args, options)  # and a mistyped --dataset, --lib or --format, where it can be known
     corpus_dir, _ = _writable_folder(args.corpus, "--corpus"), _writable_folder(args.out, "--out")
     manifest, user = _corpus(corpus_dir, args.seed, args.data)  # before the build: a bad --data file fails fast
     datasets = _datasets(args, manifest, user)
