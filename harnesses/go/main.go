@@ -540,7 +540,7 @@ func (c *cell) check() (uint64, []byte, *failure) {
 // fresh input for every iteration, as the native harness's memcpy into its reused buffer. One
 // buffer, allocated once: a 250 KB allocation per operation (size 4) made the collector run every
 // few operations in the baselines, a third of hash-object's time at size 4 (164 against 112 µs;
-// docs/methodology.md, "Go's baselines"), and in every row beside the library's own allocations.
+// docs/studies/go-baselines.md, "Go's baselines"), and in every row beside the library's own allocations.
 // The buffer is a field of the cell, so the copy is never optimised away.
 func (c *cell) fresh() []byte {
 	if len(c.in) != len(c.data) {

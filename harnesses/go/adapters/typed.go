@@ -44,7 +44,7 @@ var TypedFormats = []string{"json", "msgpack", "cbor", "bson", "protobuf", "flat
 // per cell, grown once and overwritten by every operation's copy, as the schemaless rows' input copy
 // (spec/fairness.md rule 1): a new buffer per operation was a 7.5 MB allocation per operation on
 // product-large, so the collector and the kernel's page faults for it ran in every sample, baseline
-// and row alike, and made the typed cells the least repeatable of the harness (docs/methodology.md,
+// and row alike, and made the typed cells the least repeatable of the harness (docs/studies/go-typed-input-copy.md,
 // "Go's typed input copy"). A library may keep the bytes it is given only for as long as the
 // operation that reads them: the next operation's copy overwrites them.
 type AlignedBuf struct{ buf []byte }

@@ -77,7 +77,7 @@ static inline uint64_t sb_bytes_last(uint64_t a, const unsigned char *p, size_t 
 
 /* c ? a : b as arithmetic, so that the compiler cannot turn it into a branch: the conditions it is
  * used for (scalar or string, a string's length class) change from one value to the next, and a
- * mispredicted branch costs more than the few instructions of the select (docs/methodology.md,
+ * mispredicted branch costs more than the few instructions of the select (docs/studies/fewer-branches-per-value.md,
  * "Fewer branches per value"). */
 static inline uint64_t sb_select(int c, uint64_t a, uint64_t b) { return b ^ ((a ^ b) & (0 - (uint64_t)(c != 0))); }
 

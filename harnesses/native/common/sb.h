@@ -72,8 +72,8 @@ inline bool is_leaf(const Node& x) { return x.type <= T::Bin; }
 // x1 = P1 and x2 = seed ^ P2; a scalar's are its payload u (read where the node holds it, as 8
 // "bytes") and the 8 bytes after it masked to nothing, with n = 8, x1 = seed and x2 = P0 ^ 8, which
 // gives mum(u ^ seed, P0). Which words and constants is a table look-up and a select, never a branch:
-// on the corpus's mixed types a branch on scalar-or-string mispredicts (docs/methodology.md, "Fewer
-// branches per value"). The leaf's walk is the baseline's own: rows hash their scalars with
+// on the corpus's mixed types a branch on scalar-or-string mispredicts
+// (docs/studies/fewer-branches-per-value.md, "Fewer branches per value"). The leaf's walk is the baseline's own: rows hash their scalars with
 // sb_hash_uint and the like, and their strings with sb_hash_bytes, the same mum.
 struct LeafConst {
   uint64_t x1, x2, nmask, n;  // n = (count & nmask) | this n: a string's length, 8 for a scalar

@@ -78,8 +78,8 @@ fn tail16(t: &[u8]) -> (u64, u64) {
 
 /// `c ? a : b` as arithmetic, so that the compiler cannot turn it into a branch: the conditions it
 /// is used for (scalar or string, how many bytes a string has left) change from one value to the
-/// next, and a mispredicted branch costs more than the select (docs/methodology.md, "Fewer branches
-/// per value").
+/// next, and a mispredicted branch costs more than the select
+/// (docs/studies/fewer-branches-per-value.md, "Fewer branches per value").
 #[inline(always)]
 pub fn select(c: bool, a: u64, b: u64) -> u64 {
     b ^ ((a ^ b) & (c as u64).wrapping_neg())

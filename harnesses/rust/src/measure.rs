@@ -185,7 +185,7 @@ pub fn latency(
 /// its reused buffer and Go's and Java's `fresh`. A new `Vec` per operation (as before) put a
 /// `malloc` and a `free` in every timed operation (about 400 instructions at size 2, the same in the
 /// rows and their baselines) and one allocation of the input's size in every Rust row's allocation
-/// count, which no other harness's rows carry (docs/methodology.md, "Rust's input copy"). 16-byte
+/// count, which no other harness's rows carry (docs/studies/rust-input-copy.md, "Rust's input copy"). 16-byte
 /// aligned: rkyv and other zero-copy readers need aligned input.
 #[derive(Default)]
 pub struct AlignedBuf {

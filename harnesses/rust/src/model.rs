@@ -121,7 +121,7 @@ pub fn hash_val(v: &Val) -> u64 {
 ///
 /// The walks read their nodes through a pointer without a bounds check, with [`FlatDoc::node_at`]
 /// (the C walk they match has none; with checks, `hash-object` ran 9,590 instructions per operation
-/// at size 2 against the native harness's 7,574, docs/methodology.md, "A third CPU, and Rust's walk
+/// at size 2 against the native harness's 7,574, docs/studies/rust-walk-bounds-checks.md, "A third CPU, and Rust's walk
 /// without bounds checks").
 pub struct FlatDoc {
     nodes: Vec<FlatNode>,
@@ -262,7 +262,7 @@ impl FlatDoc {
     /// "bytes") and the 8 bytes after it masked to nothing, with `n = 8`, `x1 = seed`, `x2 = P0 ^ 8`,
     /// which is `mum(payload ^ seed, P0)`. Which words and constants is a table look-up and a select,
     /// not a branch: on the corpus's mixed types a branch on scalar-or-string mispredicts
-    /// (docs/methodology.md, "Fewer branches per value"). The same as the native harness's
+    /// (docs/studies/fewer-branches-per-value.md, "Fewer branches per value"). The same as the native harness's
     /// `leaf_hash` (common/sb.h).
     #[inline(always)]
     fn leaf(&self, x: &FlatNode) -> u64 {

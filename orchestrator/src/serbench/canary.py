@@ -58,7 +58,7 @@ MAX_SLOPE = 1.0
 # host's: a sample's canary this close to the reference leaves it as measured, and one further out is
 # corrected for the part beyond (`factor`: soft thresholding, Donoho and Johnstone, "Ideal spatial
 # adaptation by wavelet shrinkage", Biometrika 81(3), 1994). 0: every canary's distance is corrected.
-# Measured on two quick pairs (docs/methodology.md, "A deadzone around the clean canary time"), a quiet
+# Measured on two quick pairs (docs/studies/canary-deadzone.md, "A deadzone around the clean canary time"), a quiet
 # one and a noisy one: every width tried (0.02, 0.05, 0.1) agreed on fewer cells than none, by 1.4-6.5
 # points, so runs use none; tools/canary_effect.py --deadzone measures it again on a stored pair.
 DEADZONE = 0.0

@@ -682,7 +682,7 @@ def shifted_verdicts(rows: list[Row], shift: float) -> dict[str, int]:
     divided by `shift` before the same test and the same Holm adjustment over the same rows. Between
     two runs of one build on a host that was slower during one of them, the cells measured tightest
     come out "slower" or "faster" by the machine's shift alone (4 of 92 unchanged cells in the second
-    full-mode pair of docs/methodology.md, "A second full-mode pair, and a slope per cell"); this
+    full-mode pair of docs/methodology.md, "compare"); this
     says which verdicts the shift does not explain. Reported beside the verdicts, never instead of
     them: a change to the build can move every cell alike too. Empty when a row has no medians."""
     if not rows or any(r.medians is None for r in rows):

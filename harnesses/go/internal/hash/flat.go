@@ -207,7 +207,7 @@ const keyX2 = 0x3bf0b0a867362e9d
 // scalar node's own 16 bytes (its payload, then 8 bytes the mask takes off). Go compiles the if to
 // a branch on scalar or string, where the C and Rust walks select without one; in Go the branch
 // measured faster than selecting the words by arithmetic (0.94 of its time at size 4, and 7%
-// fewer instructions: docs/methodology.md, "Go's flat walk").
+// fewer instructions: docs/studies/go-flat-walk.md, "Go's flat walk").
 func leafWords(x *flatNode, pool unsafe.Pointer) (uint64, uint64) {
 	w := unsafe.Pointer(x)
 	if x.tag > flatFloat {
@@ -239,7 +239,7 @@ func keyMum(pool unsafe.Pointer, off, n uint64) uint64 {
 // to the document's depth on the first call, then reused, so later calls never allocate. The same
 // walk as the native harness's hash_doc (common/ref.cpp) and the Rust harness's hash_flat.
 //
-// Written for Go's compiler, which the C and Rust walks need not be (docs/methodology.md, "Go's
+// Written for Go's compiler, which the C and Rust walks need not be (docs/studies/go-flat-walk.md, "Go's
 // flat walk"): the open frame is five locals, not a FlatFrame (Go keeps a struct of more than four
 // fields in memory, so each f.acc += was a load and a store per value); nodes and the pool's 16
 // bytes are read through next, leafWords and keyMum, with no bounds check; a key of 1 to 16 bytes

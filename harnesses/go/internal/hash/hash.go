@@ -103,8 +103,8 @@ var mask16 = func() (m [32][2]uint64) {
 
 // masked16 reads the first n (0..16) bytes at p as w(0) and w(8), both words whole and masked, when
 // canRead16(p): every length takes the same instructions, with no branch on its class (1-3, 4-8,
-// 9-16 bytes), which on the corpus's mixed key and string lengths mispredicts (docs/methodology.md,
-// "Fewer branches per value"). The 16 bytes are read through a slice of p's own pointer, so the only
+// 9-16 bytes), which on the corpus's mixed key and string lengths mispredicts
+// (docs/studies/fewer-branches-per-value.md, "Fewer branches per value"). The 16 bytes are read through a slice of p's own pointer, so the only
 // pointer the collector can ever see is p, which points into the string.
 func masked16(p *byte, n uint) (lo, hi uint64) {
 	w := unsafe.Slice(p, 16)
@@ -148,7 +148,7 @@ func bytesLong(s uint64, b []byte) uint64 {
 	a := s ^ uint64(n)
 	var c uint64
 	// the 32-byte steps read through unsafe: b[i:i+32] kept three bounds checks per step, and a
-	// shrinking slice its masked pointer arithmetic (docs/methodology.md, "Go's flat walk"); the
+	// shrinking slice its masked pointer arithmetic (docs/studies/go-flat-walk.md, "Go's flat walk"); the
 	// 32 bytes at i lie inside b, since i <= n-32
 	p := unsafe.Pointer(unsafe.SliceData(b))
 	for i := 0; i <= n-32; i += 32 {

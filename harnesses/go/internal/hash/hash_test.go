@@ -208,7 +208,7 @@ func TestAStreamOnTheStackAllocatesNothingUpToItsInlineDepth(t *testing.T) {
 	}
 }
 
-// Emit is inlined into the rows and the hash-events baseline (docs/methodology.md, "Go's streaming
+// Emit is inlined into the rows and the hash-events baseline (docs/studies/go-streaming-hash.md, "Go's streaming
 // hash"): a change that puts it over Go's inliner budget fails here, rather than adding a call to
 // every event of every Go incremental row unnoticed.
 func TestEmitIsWithinTheInlinerBudget(t *testing.T) {

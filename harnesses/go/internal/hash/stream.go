@@ -11,7 +11,7 @@ const (
 // frame is one open container (or the root below them), in the form of the native harness's
 // sb_frame (common/objhash.h): an array's and a map's terms are one expression, Mum(h^c1,
 // (n&amask)^kx), ArrayTerm(n, h) with c1 = P1, amask = all ones, kx = P2 and MapTerm(key, h) with
-// c1 = P0, amask = 0, kx = key^P3, so that Emit fits Go's inliner budget (docs/methodology.md,
+// c1 = P0, amask = 0, kx = key^P3, so that Emit fits Go's inliner budget (docs/studies/go-streaming-hash.md,
 // "Go's streaming hash").
 type frame struct {
 	acc    uint64 // an array's or a map's sum; the root's hash
@@ -39,7 +39,7 @@ const inlineParents = 16
 // row makes its Stream per operation (`var s hash.Stream`, on the stack); a parents slice alone
 // grew by append in each, so every Go incremental row's operation made one to four allocations of
 // the harness's (its count and its time), which the hash-events baseline, reusing one Stream, did
-// not (spec/fairness.md version 8; docs/methodology.md, "Rust's input copy").
+// not (spec/fairness.md version 8; docs/studies/rust-input-copy.md, "Rust's input copy").
 type Stream struct {
 	top    frame
 	depth  int // parents: inline[:min(depth, inlineParents)], then more

@@ -208,7 +208,7 @@ class GoHarness(Harness):
             "GOGC": os.environ.get("GOGC", "100 (default)"),
             "GOMEMLIMIT": os.environ.get("GOMEMLIMIT", "none (default)"),
             # madvdontneed=0 alone moved a product-large cell's spread between processes from 16% to
-            # 10% (docs/methodology.md, "A noisier host, and page faults"): a setting that changes
+            # 10% (docs/methodology.md, "Noise sources"): a setting that changes
             # results is stored with them
             "GODEBUG": os.environ.get("GODEBUG", "none (default)"),
             # the runtime's default is the count of CPUs the process may use, so a pinned harness

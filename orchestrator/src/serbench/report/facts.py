@@ -284,8 +284,8 @@ def run_warnings(run: sqlite3.Row, cells: list[sqlite3.Row]) -> list[str]:
         if load and load["other_share"] is not None and not load["busy"]:
             # Nothing here competed, so the noise came from outside the machine: on this project's VMs
             # the host's other guests, which take no CPU time from this guest (0% steal) but share its
-            # caches, memory bandwidth and, it seems, its physical cores (docs/methodology.md, "What
-            # the fast half cannot take out")
+            # caches, memory bandwidth and, it seems, its physical cores (docs/methodology.md, "Noise
+            # sources")
             out.append(
                 noisy + f"Other processes took only {load['other_share']:.1%} of this machine's CPU time, so the "
                 "noise came from outside it (on a virtual machine, other guests of its host sharing its cores, caches "

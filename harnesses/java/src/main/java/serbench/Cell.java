@@ -243,7 +243,7 @@ final class Cell {
      * every timed operation, as the native harness's memcpy into its reused buffer. One buffer of
      * src's length, allocated once (the decoders take a whole array, and a cell's input has one
      * length): a clone per operation was a 250 KB array per operation at size 4, so the collector ran
-     * every few operations in the baselines and rows alike (docs/methodology.md, "Java's baselines").
+     * every few operations in the baselines and rows alike (docs/studies/java-baselines.md, "Java's baselines").
      * The buffer is a field, so the copy is never optimised away.
      */
     private byte[] fresh(byte[] src) {

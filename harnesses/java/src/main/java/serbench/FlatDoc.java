@@ -30,7 +30,7 @@ public final class FlatDoc {
      * (Hash.bytes' one block); a scalar's are its payload and nothing (N = 8 masks w1 to 0), with
      * X1 = seed and X2 = P0 ^ 8, which gives mum(payload ^ seed, P0). Which words and constants is a
      * table look-up and masks, never a branch: on the corpus's mixed types a branch on scalar or
-     * string mispredicts (docs/methodology.md, "Fewer branches per value"). STR is all ones for a
+     * string mispredicts (docs/studies/fewer-branches-per-value.md, "Fewer branches per value"). STR is all ones for a
      * string or binary (its count is its length, its payload an offset). A container's entries are
      * zero, so its n is 0.
      */
@@ -254,7 +254,7 @@ public final class FlatDoc {
         /**
          * A key's hash: one mum for 1–16 bytes (Hash.block, read whole: the pool is padded by 16
          * bytes), Hash.bytes for an empty or longer one; the walks' keys skip Hash.bytes' loop and
-         * tail tests, as the native and Go walks' keys do (docs/methodology.md, "Go's flat walk").
+         * tail tests, as the native and Go walks' keys do (docs/studies/go-flat-walk.md, "Go's flat walk").
          */
         private static long key(byte[] pool, int off, int n) {
             if (((n - 1) >>> 4) != 0) return Hash.bytes(Hash.S_STRING, pool, off, n);
