@@ -17,6 +17,7 @@ REGISTRY = [
     ("rust", "RustHarness"),
     ("go", "GoHarness"),
     ("java", "JavaHarness"),
+    ("js", "JsHarness"),
 ]
 
 

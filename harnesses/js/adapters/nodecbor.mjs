@@ -1,0 +1,23 @@
+// cbor (node-cbor): the long-standing Node.js CBOR codec (pure JS, Node streams underneath).
+// decodeFirstSync reads exactly one item (extra bytes are an error); integers beyond 2^53 come back
+// as BigInt; encode writes the smallest float that keeps the value.
+
+export const rows = [
+  {
+    id: "node-cbor",
+    library: "cbor",
+    pkg: "cbor",
+    formats: ["cbor"],
+    tests: ["write", "tree"],
+    notes:
+      "decodeFirstSync / Encoder.encodeOne with collapseBigIntegers (a BigInt within 64 bits as a CBOR integer, not a bignum tag), pure JS; strings decoded without a UTF-8 check (none offered)",
+    load: async () => {
+      const m = (await import("cbor")).default;
+      const opts = { collapseBigIntegers: true };
+      return {
+        tree: () => (bytes) => m.decodeFirstSync(bytes),
+        write: (_f, obj) => () => m.Encoder.encodeOne(obj, opts),
+      };
+    },
+  },
+];

