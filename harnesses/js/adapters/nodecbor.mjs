@@ -10,10 +10,12 @@ export const rows = [
     formats: ["cbor"],
     tests: ["write", "tree"],
     notes:
-      "decodeFirstSync / Encoder.encodeOne with collapseBigIntegers (a BigInt within 64 bits as a CBOR integer, not a bignum tag), pure JS; strings decoded without a UTF-8 check (none offered)",
+      "decodeFirstSync / Encoder.encodeOne with collapseBigIntegers (a BigInt within 64 bits as a CBOR integer, not a bignum tag) and highWaterMark 256 MB (below an output's size encodeOne truncates it silently), pure JS; strings decoded without a UTF-8 check (none offered)",
     load: async () => {
       const m = (await import("cbor")).default;
-      const opts = { collapseBigIntegers: true };
+      // encodeOne returns only what its stream buffered up to highWaterMark (16 KB by default): a larger
+      // output comes back truncated, silently (size-4: 65,582 of its bytes); the limit is raised to 256 MB
+      const opts = { collapseBigIntegers: true, highWaterMark: 1 << 28 };
       return {
         tree: () => (bytes) => m.decodeFirstSync(bytes),
         write: (_f, obj) => () => m.Encoder.encodeOne(obj, opts),

@@ -23,14 +23,16 @@ export const rows = [
     formats: ["json", "json-pretty"],
     tests: ["incremental"],
     notes:
-      "Tokenizer (pure JS, streaming): each token into the streaming hash; parseNumber overridden (its documented hook) to keep int64 exact; a new Tokenizer per document",
+      "Tokenizer (pure JS, streaming): each token into the streaming hash; parseNumber overridden (its documented hook) to keep int64 exact; stringBufferSize 64 KB (the default, unbuffered, mis-decodes a string of size-4); a new Tokenizer per document",
     load: async () => {
       const { Tokenizer, TokenType } = await import("@streamparser/json");
       const T = TokenType;
       return {
         incremental: () => (bytes, s) => {
           // the open containers' kinds, and whether a map's next string is a key
-          const tok = new Tokenizer();
+          // stringBufferSize: with the default (0, no buffer) it mis-decodes a long string with escapes
+          // and 4-byte characters on size-4 (docs/libraries.md); a 64 KB buffer decodes it right
+          const tok = new Tokenizer({ stringBufferSize: 65536 });
           tok.parseNumber = parseNumber;
           let keyNext = false;
           const maps = [];
