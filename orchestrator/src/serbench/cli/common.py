@@ -68,6 +68,16 @@ def _usable_harnesses(args, options: BuildOptions, *, for_run: bool = False) -> 
     return usable
 
 
+def _jdk_option(s) -> None:
+    """`--jdk` of run, build and test: the JDK the Java harness is built and run with (BuildOptions.jdk)."""
+    s.add_argument(
+        "--jdk",
+        metavar="PATH_OR_VERSION",
+        help="JDK of the Java harness: a JDK folder or a version installed here, e.g. 17 (default: JAVA_HOME, "
+        "else the newest LTS JDK installed here, e.g. under /usr/lib/jvm)",
+    )
+
+
 def _build(hs: list) -> None:
     for h in hs:
         h.build_and_hold(say)

@@ -33,6 +33,7 @@ from .common import (
     _corpus,
     _int_at_least,
     _interrupted_code,
+    _jdk_option,
     _non_negative,
     _percent,
     _usable_harnesses,
@@ -133,6 +134,7 @@ def _run(args, db: Store) -> int:
         compiler=args.compiler,
         verbose=args.verbose,
         code_size=args.code_size or mode.name == "full",
+        jdk=args.jdk,
     )
     # before anything is measured: the report is written after minutes of measuring; and before the
     # harnesses are chosen, so that a bad --data file is the only line, not one after their notices
@@ -176,6 +178,7 @@ def _run(args, db: Store) -> int:
                 "corpus",
                 "build_profile",
                 "compiler",
+                "jdk",
                 "code_size",
                 "out",
                 "rounds",
@@ -469,4 +472,5 @@ def add_parser(command) -> None:
         "(Rust: one probe per crate, ~9 min the first time); always on in --mode full",
     )
     s.add_argument("--compiler", choices=("default", "gcc", "clang"), default="default", help="native compiler")
+    _jdk_option(s)
     s.set_defaults(fn=cmd_run)

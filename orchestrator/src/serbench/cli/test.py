@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from ..harnesses import BuildOptions, HarnessError, make
-from .common import EXIT_CHECK, EXIT_OK, ROOT, say
+from .common import EXIT_CHECK, EXIT_OK, ROOT, _jdk_option, say
 
 
 def cmd_test(args) -> int:
@@ -21,7 +21,7 @@ def cmd_test(args) -> int:
             ).returncode,
         )
     )
-    for h in make(args.lang or None, ROOT, BuildOptions(verbose=args.verbose)):
+    for h in make(args.lang or None, ROOT, BuildOptions(verbose=args.verbose, jdk=args.jdk)):
         missing = h.missing_toolchain()
         if missing:
             say(f"== {h.name}: cannot test, {missing[0]}")
@@ -51,4 +51,5 @@ def add_parser(command) -> None:
         default=[],
         help="test the orchestrator and only this harness (repeatable; default: every harness)",
     )
+    _jdk_option(s)
     s.set_defaults(fn=cmd_test)

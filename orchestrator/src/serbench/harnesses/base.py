@@ -36,6 +36,8 @@ class BuildOptions:
     verbose: bool = False
     #: also build what per-library code size needs where that takes extra builds (Rust's probes)
     code_size: bool = False
+    #: the JDK of the Java harness (`--jdk`): a JDK folder or a version; None: JAVA_HOME, else the newest LTS
+    jdk: str | None = None
     extra: dict = field(default_factory=dict)
 
 

@@ -5,9 +5,134 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from dataclasses import dataclass
+from pathlib import Path
 
 from .. import pinning
 from .base import Harness, HarnessError
+
+#: the LTS releases the harness prefers, newest first: a Java team choosing a library today deploys
+#: the newest LTS (25 since September 2025); 17 is the oldest the build's release level (17) runs on
+LTS = (25, 21, 17)
+#: the release level pom.xml compiles for (maven.compiler.release): no older JDK can build or run it
+MIN_MAJOR = 17
+#: where JDKs are installed beside the default, as Debian (update-alternatives), tarballs and
+#: container images (/opt/java/openjdk), SDKMAN! and IntelliJ put them; each JDK once (by java.home)
+JDK_GLOBS = ("/usr/lib/jvm/*", "/opt/*", "/opt/*/*", "~/.sdkman/candidates/java/*", "~/.jdks/*")
+
+
+@dataclass(frozen=True)
+class Jdk:
+    """One installed JDK, as its own `java` reports itself (-XshowSettings:properties)."""
+
+    home: Path
+    version: str  # java.version: 25.0.3
+    runtime_version: str  # java.runtime.version: 25.0.3+9-LTS
+    vendor: str  # java.vendor: Eclipse Adoptium, Debian, Oracle Corporation
+    name: str  # the distribution: Temurin, Corretto, Zulu (java.vendor.version); else OpenJDK
+
+    @property
+    def java(self) -> Path:
+        return self.home / "bin" / "java"
+
+    @property
+    def major(self) -> int:
+        head = self.version.split(".")[0].split("-")[0].split("+")[0]
+        return int(head) if head.isdigit() else 0
+
+    def label(self) -> str:
+        """What a reader compares: "Temurin 25.0.3 (Eclipse Adoptium)", "OpenJDK 17.0.15 (Debian)"."""
+        return f"{self.name} {self.version} ({self.vendor})"
+
+
+def probe_jdk(java: Path) -> Jdk | None:
+    """The JDK whose launcher `java` is, or None when it does not start (a broken or foreign install)."""
+    try:
+        out = subprocess.run(
+            [str(java), "-XshowSettings:properties", "-version"], capture_output=True, text=True, timeout=30
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if out.returncode != 0:
+        return None
+    props = {}
+    for line in out.stderr.splitlines():  # "    java.home = /usr/lib/jvm/..." (a continuation line has no " = ")
+        key, sep, value = line.strip().partition(" = ")
+        if sep and key not in props:
+            props[key] = value
+    if "java.home" not in props or "java.version" not in props:
+        return None
+    # java.vendor.version names the build ("Temurin-25.0.3+9", "Corretto-21.0.5.11.1"); Debian's and
+    # other plain OpenJDK builds have none, and their runtime name starts with "OpenJDK"
+    distribution = props.get("java.vendor.version", "").split("-")[0].strip()
+    name = distribution or (props.get("java.runtime.name", "").split() or ["Java"])[0]
+    return Jdk(
+        home=Path(props["java.home"]),
+        version=props["java.version"],
+        runtime_version=props.get("java.runtime.version", props["java.version"]),
+        vendor=props.get("java.vendor", "unknown vendor"),
+        name=name,
+    )
+
+
+def installed_jdks(globs=JDK_GLOBS) -> list[Jdk]:
+    """Every JDK that starts here: the default `java` on PATH first, then those installed beside it."""
+    launchers: list[Path] = []
+    default = shutil.which("java")
+    if default:
+        launchers.append(Path(default).resolve())
+    for pattern in globs:
+        for folder in sorted(Path(os.path.expanduser(pattern)).parent.glob(Path(pattern).name)):
+            if (folder / "bin" / "java").is_file():
+                launchers.append(folder / "bin" / "java")
+    found: dict[Path, Jdk] = {}
+    for launcher in launchers:
+        if (jdk := probe_jdk(launcher)) is not None:
+            found.setdefault(jdk.home.resolve(), jdk)  # a symlinked folder is the same JDK
+    return list(found.values())
+
+
+def choose_jdk(choice: str | None, java_home: str | None, jdks: list[Jdk]) -> tuple[Jdk, str]:
+    """The JDK the harness builds and runs with, and how it was chosen (recorded with the run).
+
+    `--jdk` (a JDK folder, its `java`, or a version: "25", "21.0.5") wins; then JAVA_HOME, the user's
+    own choice as Maven and Gradle take it; then the newest LTS of the JDKs installed here (LTS), the
+    default `java` first among equals; then the newest other one. None older than MIN_MAJOR."""
+
+    def usable(jdk: Jdk | None, what: str) -> Jdk:
+        if jdk is None:
+            raise HarnessError(f"{what}: no working JDK there (its bin/java -version fails)")
+        if jdk.major < MIN_MAJOR:
+            raise HarnessError(
+                f"{what} is {jdk.label()}: the Java harness is built for Java {MIN_MAJOR} (pom.xml), use JDK "
+                f"{MIN_MAJOR} or later"
+            )
+        return jdk
+
+    def found() -> str:
+        return "; ".join(f"{j.label()} in {j.home}" for j in jdks) or "none"
+
+    if choice:
+        path = Path(choice).expanduser()
+        if "/" in choice or path.exists():
+            java = path if path.is_file() else path / "bin" / "java"
+            return usable(probe_jdk(java), f"--jdk {choice}"), f"--jdk {choice}"
+        matches = [j for j in jdks if str(j.major) == choice or (j.version + ".").startswith(choice + ".")]
+        if not matches:
+            raise HarnessError(f"--jdk {choice}: no such JDK installed here (found: {found()})")
+        return usable(matches[0], f"--jdk {choice}"), f"--jdk {choice}"
+    if java_home:
+        return usable(probe_jdk(Path(java_home) / "bin" / "java"), f"JAVA_HOME={java_home}"), "JAVA_HOME"
+    candidates = [j for j in jdks if j.major >= MIN_MAJOR]
+    if not candidates:
+        fix = "apt-get install openjdk-17-jdk-headless"
+        raise HarnessError(f"no JDK {MIN_MAJOR} or later found (found: {found()}): {fix}")
+    lts = [j for j in candidates if j.major in LTS]
+    best = max(lts or candidates, key=lambda j: j.major)  # max keeps the first of equals: the default
+    others = [j.label() for j in jdks if j is not best]
+    how = f"the newest {'LTS ' if lts else ''}JDK installed here"
+    how += f" (also found: {', '.join(others)})" if others else ""
+    return best, how
 
 
 class JavaHarness(Harness):
@@ -20,10 +145,8 @@ class JavaHarness(Harness):
         "typed": ("jackson-typed",),
     }
     folder = "harnesses/java"
-    toolchain = {
-        "java": "apt-get install openjdk-17-jdk-headless",
-        "mvn": "apt-get install maven",
-    }
+    # java: not looked up on PATH (missing_toolchain asks choose_jdk, which also finds JDKs beside it)
+    toolchain = {"mvn": "apt-get install maven"}
     instructions_unsupported = (
         "a JVM's instruction count includes its JIT compilers and garbage collector, which run on their own threads "
         "and timers, so two runs of the same jar on the same file do not execute the same instructions "
@@ -48,6 +171,29 @@ class JavaHarness(Harness):
     JVM_ARGS_FILE = "jvm.args"
     #: the jar's mtime when making the class archive last failed (robustness runs: try once per jar)
     _archive_failed_for: float | None = None
+    #: (the JDK, how it was chosen), found once per command (choose_jdk starts every JDK installed here)
+    _chosen: tuple[Jdk, str] | None = None
+
+    @property
+    def jdk(self) -> Jdk:
+        """The JDK that builds and runs the harness (choose_jdk): --jdk, JAVA_HOME, or the newest LTS here."""
+        if self._chosen is None:
+            self._chosen = choose_jdk(self.options.jdk, os.environ.get("JAVA_HOME"), installed_jdks())
+        return self._chosen[0]
+
+    def missing_toolchain(self) -> list[str]:
+        missing = super().missing_toolchain()
+        try:
+            _ = self.jdk  # found, or why not
+        except HarnessError as e:
+            missing.insert(0, str(e))
+        return missing
+
+    def env(self) -> dict | None:
+        # Maven (build, `serbench test`) runs on JAVA_HOME's JDK, and Surefire forks its tests with
+        # the same one; the harness processes start the chosen java by its path, so for them it
+        # changes nothing
+        return {**os.environ, "JAVA_HOME": str(self.jdk.home)}
 
     def jvm_flags(self) -> list[str]:
         path = self.dir / self.JVM_ARGS_FILE
@@ -74,8 +220,19 @@ class JavaHarness(Harness):
         paths += [p for p in (self.dir / "src" / "main").rglob("*") if p.is_file()]
         return max(p.stat().st_mtime for p in paths if p.exists())
 
+    @property
+    def built_with_file(self):
+        """The JDK the jar was compiled by (its runtime version and home), written after each build."""
+        return self.dir / "target" / "built-with-jdk.txt"
+
+    def _built_with(self) -> str:
+        return f"{self.jdk.runtime_version} {self.jdk.home}"
+
     def _up_to_date(self) -> bool:
-        if not (self.jar.exists() and self.classpath_file.exists()):
+        if not (self.jar.exists() and self.classpath_file.exists() and self.built_with_file.exists()):
+            return False
+        # a jar another JDK's javac made is rebuilt: the chosen JDK compiles what it runs
+        if self.built_with_file.read_text().strip() != self._built_with():
             return False
         # the jar is rewritten by every package (forceCreation in pom.xml); classpath.txt is
         # rewritten only when the dependencies change, so its time says nothing
@@ -89,14 +246,16 @@ class JavaHarness(Harness):
         argv = ["mvn", "-B", "package", "-DskipTests"]
         if not self.options.verbose:
             argv.append("-q")
-        self._run_step(argv, "mvn -B package -DskipTests (harnesses/java)")
+        what = f"mvn -B package -DskipTests (harnesses/java, {self.jdk.label()})"
+        self._run_step(argv, what, env=self.env())
+        self.built_with_file.write_text(self._built_with() + "\n")
 
     def command(self) -> list[str]:
         if not (self.jar.exists() and self.classpath_file.exists()):
             raise HarnessError("java harness is not built; run `serbench run --lang java` or `serbench doctor`")
         deps = self.classpath_file.read_text().strip()
         classpath = str(self.jar) + (":" + deps if deps else "")
-        return [shutil.which("java") or "java", *self.jvm_flags(), "-cp", classpath, "serbench.Main"]
+        return [str(self.jdk.java), *self.jvm_flags(), "-cp", classpath, "serbench.Main"]
 
     def limited_command(self, memory_bytes: int, stack_bytes: int) -> list[str]:
         """The JVM under the robustness run's limits. With its defaults the JVM reserves a quarter of
@@ -156,7 +315,7 @@ class JavaHarness(Harness):
             """`java -version` with the flags HotSpot's ergonomics chose, run on `cpu` only when given."""
             try:
                 out = subprocess.run(
-                    ["java", *self.jvm_flags(), "-XX:+PrintCommandLineFlags", "-version"],
+                    [str(self.jdk.java), *self.jvm_flags(), "-XX:+PrintCommandLineFlags", "-version"],
                     capture_output=True, text=True, cwd=self.dir, timeout=60,
                     preexec_fn=lambda: pinning.pin_child(cpu),
                 )  # fmt: skip
@@ -171,18 +330,23 @@ class JavaHarness(Harness):
         flags = ask(pinning.choose(True).harness_cpu)
         flags_all = ask(None)
         version = "\n".join(line for line in flags_all.splitlines() if not line.startswith("-XX:"))
+        jdk, how = self.jdk, self._chosen[1] if self._chosen else ""
+        # the JDK's distribution, version and vendor are part of what every Java cell measures (its
+        # JIT, collector and class library): `runtime` names them, and compare tells two runs apart by it
         return {
-            "runtime": version.splitlines()[0] if version else "java (unknown)",
-            "java": version,
+            "runtime": jdk.label(),
+            "jdk_home": str(jdk.home),
+            "jdk_chosen_by": how,
+            "java": " / ".join(version.splitlines()),  # `java -version`, one line
             "jvm_flags": self.jvm_flags_text(),
             "jvm_ergonomics_one_cpu": _flags_line(flags),
             "jvm_ergonomics_all_cpus": _flags_line(flags_all),
-            "build": "mvn -B package -DskipTests (Java 17 release, versions pinned in pom.xml)",
+            "build": f"mvn -B package -DskipTests, JAVA_HOME={jdk.home} (Java 17 release, versions pinned in pom.xml)",
             "forks": "one fresh JVM per (cell, round)",
         }
 
     def test_command(self) -> list[str] | None:
-        return ["mvn", "-B", "-q", "-f", str(self.dir / "pom.xml"), "test"]
+        return ["mvn", "-B", "-q", "-f", str(self.dir / "pom.xml"), "test"]  # on the chosen JDK: env()
 
 
 def _flags_line(output: str) -> str:
