@@ -262,10 +262,10 @@ export function hashBytes(b) {
 
 // --- the tree form over a library's values --------------------------------------------------------
 
-/** How deep the recursive tree walk goes before it gives up with LimitError (exit 6): the walk over a
- * library's tree is recursive for speed (for-in over an object allocates nothing), so it has a bound
- * (spec/protocol.md, exit codes: "an explicit depth bound that exits 6"). */
-export const MAX_DEPTH = 1500;
+/** How deep the recursive tree walk goes before it hands the subtree to the iterative walk
+ * (deepWalk): recursion is the fast path (for-in over an object allocates nothing), the iterative walk
+ * takes any depth on the heap, so no input overflows the harness's stack. */
+export const MAX_DEPTH = 1000;
 
 /** The tree form over a value as libraries give it: null, boolean, number, bigint, string, a typed
  * array (binary), an F64, an array, a Map with string keys, or an object (its own enumerable keys).
@@ -297,7 +297,10 @@ function walk(v, depth) {
     ((M[0] = 0), (M[1] = 0), scalarM(TAG.NULL));
     return;
   }
-  if (depth >= MAX_DEPTH) throw new LimitError(`nested deeper than the harness's walk limit (${MAX_DEPTH})`);
+  if (depth >= MAX_DEPTH) {
+    deepWalk(v);
+    return;
+  }
   if (Array.isArray(v)) {
     let sh = 0,
       sl = 0;
@@ -373,6 +376,71 @@ function entry(k, x, depth) {
     numberF();
   } else walk(x, depth + 1);
   ((M[0] = kh ^ P3H), (M[1] = kl ^ P3L), (M[2] = R[0] ^ P0H), (M[3] = R[1] ^ P0L), mum4());
+}
+
+/** The tree form with an explicit stack on the heap, for a subtree deeper than MAX_DEPTH: each
+ * frame holds its container, its keys (a map's, from Object.keys or the Map), the next index and
+ * the running sum; leaves are hashed as walk hashes them. */
+function deepWalk(root) {
+  const frames = [];
+  let v = root;
+  for (;;) {
+    // descend into v: a container opens a frame, a leaf leaves its hash in R
+    if (v !== null && typeof v === "object" && !ArrayBuffer.isView(v) && !(v instanceof F64)) {
+      let keys = null,
+        vals = null;
+      if (Array.isArray(v)) vals = v;
+      else if (v instanceof Map) {
+        keys = [];
+        vals = [];
+        for (const [k, x] of v) {
+          if (typeof k !== "string") throw new ModelError(`a map key of type ${typeof k} (keys are strings)`);
+          keys.push(k);
+          vals.push(x);
+        }
+      } else {
+        const proto = Object.getPrototypeOf(v);
+        if (proto !== Object.prototype && proto !== null)
+          throw new ModelError("a value of a class is not in the data model");
+        keys = Object.keys(v);
+        vals = keys.map((k) => v[k]);
+      }
+      frames.push({ keys, vals, i: 0, sh: 0, sl: 0, kh: 0, kl: 0 });
+    } else {
+      walk(v, 0);
+      if (frames.length === 0) return;
+      add(frames[frames.length - 1]);
+    }
+    // the next value to descend into, closing the frames that are complete
+    for (;;) {
+      const f = frames[frames.length - 1];
+      if (f.i < f.vals.length) {
+        if (f.keys !== null) {
+          hashString(f.keys[f.i]);
+          f.kh = R[0];
+          f.kl = R[1];
+        }
+        v = f.vals[f.i];
+        break;
+      }
+      const n = f.vals.length;
+      const t = f.keys !== null ? TAG.MAP : TAG.ARRAY;
+      ((M[0] = f.sh ^ SH[t]), (M[1] = f.sl ^ SL[t]), (M[2] = P3H), (M[3] = n ^ P3L), mum4());
+      frames.pop();
+      if (frames.length === 0) return;
+      add(frames[frames.length - 1]);
+    }
+  }
+}
+
+/** Adds the finished value in R to frame f (its element i, or its entry under its pending key). */
+function add(f) {
+  if (f.keys !== null) ((M[0] = f.kh ^ P3H), (M[1] = f.kl ^ P3L), (M[2] = R[0] ^ P0H), (M[3] = R[1] ^ P0L), mum4());
+  else ((M[0] = R[0] ^ P1H), (M[1] = R[1] ^ P1L), (M[2] = P2H), (M[3] = f.i ^ P2L), mum4());
+  const lo = f.sl + R[1];
+  f.sl = lo >>> 0;
+  f.sh = (f.sh + R[0] + (lo >= M32 ? 1 : 0)) >>> 0;
+  f.i++;
 }
 
 /** 16 lowercase hex digits of R[0]:R[1] (or of the given halves). */

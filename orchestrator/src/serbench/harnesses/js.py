@@ -86,6 +86,16 @@ class JsHarness(Harness):
         # pass (gc()), as the Go harness does; it changes no collector setting
         return [str(self.node), "--expose-gc", str(self.dir / "main.mjs")]
 
+    def limited_command(self, memory_bytes: int, stack_bytes: int) -> list[str]:
+        """Node under the robustness run's limits. V8 starts under RLIMIT_AS (its pointer-compression
+        cage is reserved lazily), but its old-space limit defaults to about 4 GB, past a 2 GiB address
+        space: a library's blow-up would end in a failed mmap somewhere in V8 instead of V8's own
+        "JavaScript heap out of memory". The heap is bounded to half the limit, so a blow-up is
+        reported as one; the main thread's stack stays Node's own (984 KB, below RLIMIT_STACK)."""
+        argv = self.command()
+        heap_mib = max(64, memory_bytes // (1 << 20) // 2)
+        return [argv[0], f"--max-old-space-size={heap_mib}", *argv[1:]]
+
     def env(self) -> dict:
         # NODE_OPTIONS of the user's shell would change the runtime's flags behind the harness's back
         return {k: v for k, v in os.environ.items() if k != "NODE_OPTIONS"}
