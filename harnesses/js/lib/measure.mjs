@@ -7,8 +7,8 @@
 //   - Warm-up: V8 compiles a hot function in tiers (Ignition, Sparkplug, Maglev, TurboFan), each
 //     making it faster, and may deoptimize and compile it again. After calibration the loop runs
 //     batches until WARM_STABLE batches in a row are no faster than the fastest before them by more
-//     than WARM_GAIN (no tier-up shows any more), at least WARM_MIN_NS and at most WARM_MAX_NS of
-//     batches. tools: `node --trace-opt --trace-deopt main.mjs run ...` shows when the last
+//     than WARM_GAIN (no tier-up shows any more), at least WARM_MIN_NS and at most warmMaxNs(budget)
+//     of batches. tools: `node --trace-opt --trace-deopt main.mjs run ...` shows when the last
 //     optimization happened against the "sampling" marker on stderr (docs/diagnostics in README.md).
 //   - The heap is collected once (gc(), the process runs with --expose-gc) between warm-up and
 //     sampling, as go test -bench and the Go harness do; collections then run inside the batches
@@ -23,7 +23,13 @@ export const MIN_BATCH_NS = 10_000_000;
 export const WARM_STABLE = 3;
 export const WARM_GAIN = 0.02;
 export const WARM_MIN_NS = 30_000_000;
-export const WARM_MAX_NS = 1_000_000_000;
+/** The most warm-up: 8 times the sampling budget, at least 200 ms (quick mode's 25 ms budget: 200 ms;
+ * full mode's 300 ms: 2.4 s). An operation that lasts a batch alone (size 5: 100-300 ms) has run
+ * its loops thousands of times inside each call, and V8 compiles them on stack (OSR) within the
+ * first ones; three more batches of it were a second of every such process. */
+export function warmMaxNs(budgetNs) {
+  return Math.max(200_000_000, 8 * budgetNs);
+}
 
 let sinkAcc = 0;
 /** The sink's value (printed at the end of a run, so it is used). */
@@ -89,7 +95,7 @@ export function runSamples(op, budgetNs, minSamples, onSampling = () => {}) {
     else stable++;
     best = Math.min(best, took);
     const spent = Number(t1 - w0);
-    if ((stable >= WARM_STABLE && spent >= WARM_MIN_NS) || spent >= WARM_MAX_NS) break;
+    if ((stable >= WARM_STABLE && spent >= WARM_MIN_NS) || spent >= warmMaxNs(budgetNs)) break;
   }
   const warm = Number(now() - w0);
   if (typeof globalThis.gc === "function") globalThis.gc();

