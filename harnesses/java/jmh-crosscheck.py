@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import statistics
 import subprocess
@@ -28,6 +29,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 CORPUS = ROOT / "corpus"
+sys.path.insert(0, str(ROOT / "orchestrator" / "src"))
+from serbench.harnesses.java import choose_jdk, installed_jdks  # noqa: E402 (the harness's own choice of JDK)
+
+#: the `java` both sides run with: the JDK the orchestrator would choose (--jdk, JAVA_HOME, the newest LTS)
+JAVA = "java"
 # bench/test/format/file: JmhCrossCheck's @Param values, the same strings
 CELLS = [
     "jackson/tree/json/size-2.json",
@@ -63,7 +69,7 @@ def harness_ns_per_op(cell: str, processes: int, budget_ms: int) -> tuple[float,
     with tempfile.TemporaryDirectory(prefix="serbench-jmh-") as tmp:
         for i in range(processes):
             results = Path(tmp) / f"r{i}.jsonl"
-            argv = ["java", *jvm_flags(), "-cp", classpath(HERE / "target"), "serbench.Main", "run"]
+            argv = [JAVA, *jvm_flags(), "-cp", classpath(HERE / "target"), "serbench.Main", "run"]
             argv += ["--bench", bench, "--test", test, "--format", fmt, "--file", str(CORPUS / file)]
             argv += ["--expect-hash", expected_hash(file)]
             argv += ["--results", str(results), "--budget-ms", str(budget_ms)]
@@ -79,7 +85,7 @@ def jmh_ns_per_op(cells: list[str], jmh_args: str) -> dict[str, tuple[float, flo
     """JMH's avgt score and error (ns/op) per cell."""
     with tempfile.TemporaryDirectory(prefix="serbench-jmh-") as tmp:
         out = Path(tmp) / "jmh.json"
-        argv = ["java", *jvm_flags(), "-cp", classpath(HERE / "target" / "jmh"), "org.openjdk.jmh.Main"]
+        argv = [JAVA, *jvm_flags(), "-cp", classpath(HERE / "target" / "jmh"), "org.openjdk.jmh.Main"]
         argv += ["JmhCrossCheck"]
         argv += ["-p", "cell=" + ",".join(cells), "-p", f"corpus={CORPUS}", "-rf", "json", "-rff", str(out)]
         argv += shlex.split(jmh_args)
@@ -99,11 +105,19 @@ def main() -> int:
     ap.add_argument("--budget-ms", type=int, default=1000, help="the harness's --budget-ms (default 1000)")
     ap.add_argument("--jmh", default="-f 5 -wi 5 -i 5", help='JMH options (default "-f 5 -wi 5 -i 5")')
     ap.add_argument("--no-build", action="store_true", help="use the jars as built")
+    ap.add_argument(
+        "--jdk", help="a JDK folder or version (default: as `serbench run`: JAVA_HOME, else the newest LTS)"
+    )
     args = ap.parse_args()
     cells = args.cell or CELLS
+    global JAVA
+    jdk, how = choose_jdk(args.jdk, os.environ.get("JAVA_HOME"), installed_jdks())
+    JAVA = str(jdk.java)  # JMH's forks start the java that runs JMH's main
+    print(f"JDK: {jdk.label()} in {jdk.home} ({how})", file=sys.stderr)
     if not args.no_build:
+        env = {**os.environ, "JAVA_HOME": str(jdk.home)}  # Maven compiles with it, as the orchestrator's build
         for extra in ([], ["-Pjmh"]):
-            subprocess.run(["mvn", "-B", "-q", *extra, "package", "-DskipTests"], cwd=HERE, check=True)
+            subprocess.run(["mvn", "-B", "-q", *extra, "package", "-DskipTests"], cwd=HERE, check=True, env=env)
     harness = {c: harness_ns_per_op(c, args.processes, args.budget_ms) for c in cells}
     jmh = jmh_ns_per_op(cells, args.jmh)
     print(f"{'cell':50} {'harness median ns/op':>26} {'JMH avgt ns/op':>22} {'JMH/harness':>11}  within 10%")

@@ -167,7 +167,9 @@ class JavaHarness(Harness):
     #: JVM options of every harness process, from harnesses/java/jvm.args (an @argfile): only the
     #: module exports and opens that Chronicle Wire/Bytes document for Java 17 and that Agrona (SBE)
     #: needs, and Chronicle's analytics switched off; the collector, heap and JIT stay the JVM's
-    #: defaults, as a Java user gets them (DESIGN §10); env_info records what the JVM chose.
+    #: defaults, as a Java user gets them (DESIGN §10); env_info records what the JVM chose. JDK 25
+    #: takes the same file and needs nothing more: its warnings about sun.misc.Unsafe's memory access
+    #: (JEP 498) and System.load (JEP 472) go to stderr, and no row fails for them (docs/libraries.md).
     JVM_ARGS_FILE = "jvm.args"
     #: the jar's mtime when making the class archive last failed (robustness runs: try once per jar)
     _archive_failed_for: float | None = None

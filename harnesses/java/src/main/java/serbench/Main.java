@@ -71,9 +71,21 @@ public final class Main {
         var rt = ManagementFactory.getRuntimeMXBean();
         List<String> gcs = new ArrayList<>();
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) gcs.add(gc.getName());
-        return rt.getVmName() + " " + System.getProperty("java.vm.version") + " (" + System.getProperty("java.vendor")
-                + "), GC " + String.join(" + ", gcs) + ", max heap " + (Runtime.getRuntime().maxMemory() >> 20) + " MiB, flags "
+        return jdk() + ", " + rt.getVmName() + " " + System.getProperty("java.vm.version") + ", GC " + String.join(" + ", gcs)
+                + ", max heap " + (Runtime.getRuntime().maxMemory() >> 20) + " MiB, flags "
                 + (rt.getInputArguments().isEmpty() ? "(none)" : String.join(" ", rt.getInputArguments()));
+    }
+
+    /**
+     * The JDK's distribution, version and vendor ("Temurin 25.0.3 (Eclipse Adoptium)", "OpenJDK 17.0.15
+     * (Debian)"), named as the orchestrator names it in the run's record (harnesses/java.py, Jdk.label):
+     * the JIT, collector and class library a cell measures come with it. java.vendor.version names a
+     * distribution's build ("Temurin-25.0.3+9"); plain OpenJDK builds have none.
+     */
+    static String jdk() {
+        String build = System.getProperty("java.vendor.version", "").trim();
+        String name = build.isEmpty() ? System.getProperty("java.runtime.name", "Java").split(" ")[0] : build.split("-")[0].trim();
+        return name + " " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")";
     }
 
     static String version(String library) {

@@ -36,6 +36,17 @@ class AdapterTest {
     }
 
     @Test
+    void the_runtime_names_the_jdk_by_distribution_version_and_vendor() {
+        // as the orchestrator's record of the run names it (harnesses/java.py, Jdk.label)
+        String jdk = Main.jdk();
+        assertTrue(jdk.endsWith(" " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"), jdk);
+        assertTrue(Main.runtime().startsWith(jdk + ", "), Main.runtime());
+        String build = System.getProperty("java.vendor.version", "");
+        String runtimeName = System.getProperty("java.runtime.name");
+        assertTrue(jdk.startsWith((build.isEmpty() ? runtimeName.split(" ")[0] : build.split("-")[0]) + " "), jdk);
+    }
+
+    @Test
     void every_row_names_its_library_version_from_the_pom() {
         for (Bench b : Adapters.all()) {
             String v = Versions.of(b.library);
