@@ -11,6 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as measure from "./lib/measure.mjs";
 import { all } from "./adapters/index.mjs";
+import { IS_BUN } from "./lib/runtime.mjs";
 import { EXIT, libraryFail, listing, measuresOf, prepare, runtimeInfo, verify } from "./lib/cell.mjs";
 
 const PROTOCOL_TESTS = ["write", "tree", "incremental", "typed-encode", "typed-decode", "typed-access"];
@@ -160,7 +161,7 @@ async function cmdRun(argv) {
       measures: measuresOf(row, o.test),
       runtime: runtimeInfo(),
       cpu_ns_note:
-        "null: V8's collector and compiler run on helper threads too, so one thread's CPU time is not the operation's",
+        "null: the engine's collector and compilers run on helper threads too, so one thread's CPU time is not the operation's",
     });
     const op = c.op;
     if (iterations > 0) {
@@ -195,6 +196,7 @@ async function cmdRun(argv) {
       if (o.alloc) {
         const last = r.samples[r.samples.length - 1];
         const n = measure.allocCount(last ? last.wall_ns / last.iterations : 0);
+        const method = IS_BUN ? measure.ALLOC_METHOD_BUN : `${measure.ALLOC_METHOD}; n=${n}`;
         let a;
         try {
           a = measure.allocs(op, n);
@@ -205,7 +207,7 @@ async function cmdRun(argv) {
         out("alloc", {
           allocs_per_op: null,
           alloc_bytes_per_op: a.bytesPerOp,
-          method: `${measure.ALLOC_METHOD}; n=${n}, ${a.collections} collections in the pass`,
+          method: IS_BUN ? method : `${method}, ${a.collections} collections in the pass`,
         });
       }
       out("info", { sink: measure.sink() });

@@ -4,6 +4,7 @@
 // access (a reviver reading context.source, ES2026 "JSON.parse source text access", and
 // JSON.rawJSON in a replacer), the correct JSON row.
 
+import { ENGINE, engineVersion } from "../lib/runtime.mjs";
 import { F64 } from "../lib/hash.mjs";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -57,8 +58,8 @@ export const rows = [
   {
     id: "json-parse-source",
     exact: true,
-    library: "JSON (V8)",
-    version: () => `V8 ${process.versions.v8}`,
+    library: `JSON (${ENGINE})`,
+    version: engineVersion,
     formats: JSON_FORMATS,
     tests: ["write", "tree"],
     notes:
@@ -71,8 +72,8 @@ export const rows = [
   },
   {
     id: "json-parse",
-    library: "JSON (V8)",
-    version: () => `V8 ${process.versions.v8}`,
+    library: `JSON (${ENGINE})`,
+    version: engineVersion,
     formats: JSON_FORMATS,
     tests: ["write", "tree"],
     notes:

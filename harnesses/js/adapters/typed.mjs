@@ -3,6 +3,7 @@
 // Each row's `typed(schema, records)` gives {encode(), decode(bytes), encodeOne(r), decodeOne(bytes)}:
 // encode the whole dataset ({records: [...]}, protobuf's XList), decode it to the records array.
 
+import { ENGINE, engineVersion } from "../lib/runtime.mjs";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,8 +24,8 @@ const replacer = (_key, v) => (typeof v === "bigint" ? JSON.rawJSON(v.toString()
 export const rows = [
   {
     id: "json-typed",
-    library: "JSON (V8)",
-    version: () => `V8 ${process.versions.v8}`,
+    library: `JSON (${ENGINE})`,
+    version: engineVersion,
     formats: ["json"],
     tests: TYPED,
     typed: true,

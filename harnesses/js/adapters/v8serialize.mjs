@@ -3,11 +3,13 @@
 // MessagePack corpus file (`reads`), write encodes it in V8's format, and tree decodes V8's own
 // encoding of it, made outside the timed loop (a round trip through the same runtime).
 
+import { IS_BUN, engineVersion } from "../lib/runtime.mjs";
+
 export const rows = [
   {
     id: "v8-serialize",
     library: "node:v8",
-    version: () => `Node.js ${process.version} (V8 ${process.versions.v8})`,
+    version: () => (IS_BUN ? engineVersion() : `Node.js ${process.version} (V8 ${process.versions.v8})`),
     formats: ["msgpack"],
     own: "v8",
     tests: ["write", "tree"],

@@ -11,6 +11,7 @@ import * as refdec from "./refdec.mjs";
 import { InputError } from "./refdec.mjs";
 import { all } from "../adapters/index.mjs";
 import * as typedlib from "./typed.mjs";
+import { HARNESS, runtimeInfo } from "./runtime.mjs";
 
 const HERE = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -59,9 +60,7 @@ export function versionOf(row) {
   return versions.get(row.pkg);
 }
 
-export function runtimeInfo() {
-  return `Node.js ${process.version} (V8 ${process.versions.v8}, ${process.platform}/${process.arch}, --expose-gc, default heap settings)`;
-}
+export { runtimeInfo };
 
 /** Each test's contract (spec/fairness.md rule 12): the row's steps, and its baseline's. */
 export function contractSteps(test, baseline) {
@@ -133,7 +132,7 @@ export function listing() {
     if (r.own) out.reads = { [r.own]: r.formats[0] };
     return out;
   });
-  return { protocol: 1, harness: "js", runtime: runtimeInfo(), benchmarks };
+  return { protocol: 1, harness: HARNESS, runtime: runtimeInfo(), benchmarks };
 }
 
 // --- one cell ---------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@
 //     prints at the end, so no operation is dead code.
 
 import v8 from "node:v8";
+import { IS_BUN, collect } from "./runtime.mjs";
 import * as canary from "./canary.mjs";
 
 export const MIN_BATCH_NS = 10_000_000;
@@ -98,7 +99,7 @@ export function runSamples(op, budgetNs, minSamples, onSampling = () => {}) {
     if ((stable >= WARM_STABLE && spent >= WARM_MIN_NS) || spent >= warmMaxNs(budgetNs)) break;
   }
   const warm = Number(now() - w0);
-  if (typeof globalThis.gc === "function") globalThis.gc();
+  collect();
   for (let i = 0; i < canary.WARMUPS; i++) canary.run(canary.processTable, canary.ROUNDS);
   onSampling();
   const samples = [];
@@ -137,13 +138,14 @@ export function allocCount(opNs) {
  * size), which V8 reports as external memory. */
 export function allocs(op, n) {
   op();
+  if (IS_BUN) return { bytesPerOp: null, collections: 0 };
   const empty = window(op, 0); // what the measurement itself allocates (its statistics objects)
   const w = window(op, n);
   return { bytesPerOp: Math.max(0, (w.bytes - empty.bytes) / n), collections: w.collections };
 }
 
 function window(op, n) {
-  if (typeof globalThis.gc === "function") globalThis.gc();
+  collect();
   const prof = new v8.GCProfiler();
   prof.start();
   const u0 = v8.getHeapStatistics().used_heap_size;
@@ -157,6 +159,9 @@ function window(op, n) {
     freed += s.beforeGC.heapStatistics.usedHeapSize - s.afterGC.heapStatistics.usedHeapSize;
   return { bytes: u1 - u0 + freed, collections: stats.statistics.length };
 }
+
+export const ALLOC_METHOD_BUN =
+  "not measured: JavaScriptCore (Bun) exposes no allocation counter and no per-collection heap sizes (bun:jsc heapStats gives the live heap only), so bytes per op are null";
 
 export const ALLOC_METHOD =
   "V8 heap bytes per op: v8.getHeapStatistics().used_heap_size after n ops less before, plus what each collection in between freed (v8.GCProfiler), mean of n ops after 1 warm-up (n as many as fit 50 ms, 2-20), less what the same measurement around no op counts; V8 counts no allocations (allocs_per_op null); ArrayBuffer backing stores outside the heap are not counted; the input copy goes into one buffer per cell";

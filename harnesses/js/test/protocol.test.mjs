@@ -135,3 +135,23 @@ test("run writes the check, samples with their canary, and the allocation pass a
   assert.ok(kinds.lastIndexOf("sample") < kinds.indexOf("alloc"));
   assert.equal(rows.find((x) => x.kind === "alloc").allocs_per_op, null);
 });
+
+test("the pinned Bun runs the same harness as js-bun: its list, a verify and its runtime's own rows", () => {
+  const bun = path.join(DIR, "node_modules", "@oven", "bun-linux-x64", "bin", "bun");
+  const r = spawnSync(bun, [MAIN, "list"], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const l = JSON.parse(r.stdout);
+  assert.equal(l.harness, "js-bun");
+  assert.match(l.runtime, /^Bun 1\.4\.5 \(JavaScriptCore/);
+  assert.equal(l.benchmarks.find((b) => b.id === "json-parse-source").library, "JSON (JavaScriptCore)");
+  const index = JSON.parse(fs.readFileSync(path.join(VECTORS, "vectors.json"), "utf8"));
+  const v = index.vectors.find((x) => x.name === "int64-extremes");
+  const file = path.join(VECTORS, v.files.json);
+  const out = spawnSync(
+    bun,
+    [MAIN, "verify", "--bench", "json-parse-source", "--test", "tree", "--format", "json", "--file", file],
+    { encoding: "utf8" },
+  );
+  assert.equal(out.status, 0, out.stderr);
+  assert.deepEqual(JSON.parse(out.stdout), { hash: v.hash }, "JavaScriptCore has JSON.parse's source text access too");
+});

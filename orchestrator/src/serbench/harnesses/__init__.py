@@ -18,6 +18,7 @@ REGISTRY = [
     ("go", "GoHarness"),
     ("java", "JavaHarness"),
     ("js", "JsHarness"),
+    ("js", "JsBunHarness"),
 ]
 
 

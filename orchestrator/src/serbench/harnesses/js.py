@@ -147,3 +147,66 @@ class JsHarness(Harness):
 
     def test_command(self) -> list[str] | None:
         return [str(self.node), "--expose-gc", "--test", "--test-reporter=dot", "test/*.test.mjs"]
+
+
+class JsBunHarness(JsHarness):
+    """The same harness code (harnesses/js) on Bun, JavaScriptCore instead of V8: the registry's
+    `@oven/bun-linux-x64` at the version package.json pins, installed by the same `npm ci`. Its own
+    harness name, so its cells, its canary slope and its runtime are its own (spec/protocol.md, "One
+    harness, two runtimes")."""
+
+    name = "js-bun"
+    reference_rows = JsHarness.reference_rows
+    instructions_unsupported = (
+        "a JIT-compiled runtime: under valgrind the count would be mostly JavaScriptCore's tiers and its "
+        "collector rather than the library's code; instruction counts are offered for compiled harnesses"
+    )
+    process_mean = (
+        "JavaScriptCore's collector runs inside the timed batches, in some and not others: a process's time is "
+        "its total time over its operations, so that the collections are in it"
+    )
+    not_in_default_run = (
+        "the JavaScript rows a second time, on Bun (JavaScriptCore): as long a quick run as the js harness's "
+        "(about 9 minutes of cells); run it with --lang js-bun"
+    )
+
+    @property
+    def bun(self):
+        """The pinned Bun binary (the registry's @oven/bun-linux-x64 package, installed by npm ci)."""
+        return self.dir / "node_modules" / "@oven" / "bun-linux-x64" / "bin" / "bun"
+
+    def is_current(self) -> bool:
+        return super().is_current() and self.bun.exists()
+
+    def is_built(self) -> bool:
+        return self.bun.exists() and (self.dir / "main.mjs").exists()
+
+    def build(self) -> None:
+        super().build()
+        if not self.bun.exists():
+            raise HarnessError("js-bun: npm ci installed no Bun (node_modules/@oven/bun-linux-x64)")
+
+    def command(self) -> list[str]:
+        if not self.bun.exists():
+            raise HarnessError("js-bun harness is not built; run `serbench run --lang js-bun` or `serbench doctor`")
+        return [str(self.bun), str(self.dir / "main.mjs")]
+
+    def limited_command(self, memory_bytes: int, stack_bytes: int) -> list[str]:
+        # Bun starts under a 2 GiB RLIMIT_AS with its defaults (checked: a verify runs); JavaScriptCore
+        # has no heap-limit flag a release build honours, so a blow-up ends as the allocation failure
+        return self.command()
+
+    def env_info(self) -> dict:
+        version = "unavailable"
+        if self.bun.exists():
+            out = subprocess.run([str(self.bun), "--version"], capture_output=True, text=True)
+            version = f"Bun {out.stdout.strip()} (JavaScriptCore)" if out.returncode == 0 else out.stderr.strip()[:200]
+        info = super().env_info()
+        info.update({"runtime": version, "bun": version, "flags": "none (JavaScriptCore's defaults)"})
+        info.pop("node", None)
+        return info
+
+    def test_command(self) -> list[str] | None:
+        # the harness's node --test suite is Node's runner; on Bun the selftest checks every row on every
+        # vector and the conformance set (the orchestrator's protocol tests run the rest against js-bun)
+        return ["sh", "-c", f"'{self.bun}' main.mjs selftest --vectors ../../vectors > /dev/null"]
