@@ -16,14 +16,12 @@ from serbench.compare import (
     Comparison,
     DatasetShift,
     Row,
-    agreement,
     by_dataset,
     common_shift,
     compare,
-    render,
     shifted_verdicts,
-    to_json,
 )
+from serbench.compare_text import agreement, render, to_json
 from serbench.report import html as html_report
 from serbench.store import Store
 
@@ -364,7 +362,7 @@ def test_a_cell_whose_own_processes_scatter_widely_is_not_named_for_a_move_its_c
 
 
 def noiseband_rows() -> int:
-    from serbench.compare import QUICK_ROWS
+    from serbench.compare_text import QUICK_ROWS
 
     return QUICK_ROWS
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 from serbench import instructions, runner
-from serbench.compare import NotComparable, compare, render, to_json
+from serbench.compare import NotComparable, compare
+from serbench.compare_text import render, to_json
 from serbench.harnesses.base import Harness
 from serbench.harnesses.native import NativeHarness
 from serbench.harnesses.python import PythonHarness

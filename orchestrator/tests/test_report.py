@@ -9,7 +9,8 @@ import os
 from pathlib import Path
 
 from serbench import runner
-from serbench.compare import compare, render
+from serbench.compare import compare
+from serbench.compare_text import render
 from serbench.corpus.build import compressed_sizes
 from serbench.report import export, markdown
 from serbench.store import Store
@@ -143,10 +144,10 @@ def _snapshot(name: str, text: str) -> None:
     assert text == path.read_text(), f"{name} changed; rerun with SERBENCH_UPDATE_SNAPSHOTS=1 if intended"
 
 
-
 def answer_row(text: str, bench: str) -> list[str]:
     """The words of the answer table's row of `bench` in `run`'s closing text."""
     return next(line.split() for line in text.splitlines() if f" {bench} " in line)
+
 
 def test_markdown_report_matches_the_snapshot(tmp_path):
     store = Store(tmp_path / "s.db")

@@ -265,7 +265,8 @@ def test_a_run_stores_its_command_line_and_dirty_tree_and_prints_its_warnings(tm
     report = measured_section(text)
     assert f"Command: `{args['command_line']}` in `{os.getcwd()}`." in report
     # the commit is in the first line, beside the machine
-    assert "**dirty working tree** (1 uncommitted change: `M orchestrator/src/serbench/stats.py`)" in text.split("##")[0]
+    dirty = "**dirty working tree** (1 uncommitted change: `M orchestrator/src/serbench/stats.py`)"
+    assert dirty in text.split("##")[0]
     assert "> **⚠ Warning:** The machine was busy" in report
 
 

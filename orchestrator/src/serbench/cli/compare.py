@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 
 from ..compare import NotComparable, compare
-from ..compare import render as render_compare
-from ..compare import to_json as compare_json
+from ..compare_text import render as render_compare
+from ..compare_text import to_json as compare_json
 from ..progress import ProgressBar
 from ..report import html as html_report
 from .common import EXIT_OK, ROOT, UserError, _pick_run, _reading_store

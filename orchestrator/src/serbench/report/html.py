@@ -270,8 +270,8 @@ def _ratio_table(rs: list[dict], counting: bool) -> str:
 def render_compare(cmp, library_js: str | None, library_note: str = "") -> str:
     """`serbench compare A B --format html`: per dataset and test, B/A per cell with its 95% CI, coloured
     by verdict (green: B faster, red: slower, grey: not significant), beside the table; at the top the
-    notes and warnings of the Markdown comparison (compare.render), so both say the same."""
-    from ..compare import render as render_md
+    notes and warnings of the Markdown comparison (compare_text.render), so both say the same."""
+    from ..compare_text import render as render_md
 
     counting = cmp.measure == "instructions"
     rows = [_ratio_row(r, counting) for r in cmp.rows]
