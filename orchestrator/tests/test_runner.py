@@ -339,7 +339,7 @@ def test_a_stop_signal_that_arrives_while_a_harness_forks_is_raised_after_the_fo
 
     previous = signal.signal(signal.SIGTERM, handler)
     try:
-        monkeypatch.setattr(runner.subprocess, "Popen", forking)
+        monkeypatch.setattr(subprocess, "Popen", forking)
         with pytest.raises(Stop):
             runner._spawn(["x"], None, None, subprocess.DEVNULL)
     finally:

@@ -494,7 +494,7 @@ def test_a_stop_signal_just_after_a_process_started_leaves_no_process_or_folder_
             os.kill(os.getpid(), signal.SIGTERM)
         return s
 
-    monkeypatch.setattr(runner, "start", start_then_signal)
+    monkeypatch.setattr(runner.passes, "start", start_then_signal)
     previous = signal.signal(signal.SIGTERM, _raise_stop)
     try:
         with pytest.raises(_Stop):

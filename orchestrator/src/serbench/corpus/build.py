@@ -10,7 +10,6 @@ import os
 import re
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
-from dataclasses import dataclass
 from pathlib import Path
 
 import zstandard
@@ -18,32 +17,36 @@ import zstandard
 from .. import threads
 from ..objhash import HASH_VERSION, hash_value, hex64
 from . import generator, typed
-from .formats import (
-    DECODERS,
-    DEPTH_MESSAGE,
-    FORMATS,
-    IMPORT_EXTENSIONS,
-    MAX_DEPTH,
-    FormatError,
-    IntegerTooLong,
-    key_kind_message,
+from .dataset import Dataset, check_data_model
+from .formats import FORMATS, FormatError
+from .userfiles import (
+    DATA_BYTES,
+    ORIGINAL_SUFFIX,
+    UserFile,
+    _decode_user_file,
+    load_user_file,
+    open_user_files,
+    user_dataset_names,
 )
+
+# the names other modules and the tests take from `serbench.corpus.build`
+__all__ = [
+    "DATA_BYTES",
+    "ORIGINAL_SUFFIX",
+    "Dataset",
+    "UserFile",
+    "check_data_model",
+    "compressed_sizes",
+    "ensure_corpus",
+    "load_user_file",
+    "open_user_files",
+    "user_dataset_names",
+    "write_corpus",
+]
 
 MANIFEST = "manifest.json"
 GZIP_LEVEL = 9
 ZSTD_LEVEL = 19
-
-
-@dataclass(frozen=True)
-class Dataset:
-    id: str
-    kind: str  # schemaless | micro | user
-    doc: object
-    binary: bool = False
-    size: int | None = None
-    source: dict | None = None  # a user's file: path, format, bytes, sha256
-    original: bytes | None = None  # a user's file: its exact bytes, written as `<id>.original.<ext>`
-    original_format: str | None = None
 
 
 def compressed_sizes(data: bytes) -> dict[str, int]:
@@ -75,273 +78,6 @@ def _typed_extras(ds: Dataset) -> dict:
         "latency": ds.id in typed.latency_datasets,
         "default": ds.id not in typed.opt_in_datasets,
     }
-
-
-_BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
-_OUTSIDE_NAMES = {
-    "UndefinedType": "CBOR undefined",
-    "CBORSimpleValue": "a CBOR simple value",
-    "Timestamp": "a MessagePack timestamp (ext type -1)",
-    "ExtType": "a MessagePack ext type",
-}
-
-
-class _Overflow(float):
-    """A JSON number too large for a double, kept as its literal to name it (`_check_json_overflow`)."""
-
-    literal: str
-
-
-class _LongInteger(int):
-    """A JSON integer too long for Python to convert (its int-string limit), kept as its digit count to
-    name it (`_check_json_overflow`)."""
-
-    digits: int
-
-
-def _path(where) -> str:
-    """`where` is a linked (parent, key) pair, built only for containers so the walk stays cheap."""
-    keys = []
-    while where is not None:
-        where, k = where
-        keys.append(k)
-    return "$" + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in reversed(keys))
-
-
-def _string_problem(s: str, what: str) -> str | None:
-    m = _BAD_CHARS.search(s)
-    if m is None:
-        return None
-    c = ord(m.group())
-    if c == 0:
-        return f"the {what} holds NUL (U+0000), which the data model leaves out (C APIs end strings there); remove it"
-    return (
-        f"the {what} holds a lone surrogate (U+{c:04X}), which UTF-8 cannot carry (a JSON \\u escape can write "
-        "it, no other format can); fix the string"
-    )
-
-
-def _scalar_problem(v) -> str | None:
-    t = type(v)
-    if t is str:
-        return _string_problem(v, "string")
-    if t is bool or v is None or t is bytes:
-        return None
-    if t is _LongInteger:
-        return f"integer of {v.digits} digits does not fit int64 or uint64; write it as a string"
-    if t is int or isinstance(v, int):
-        if -(1 << 63) <= v < (1 << 64):
-            return None
-        digits = str(abs(v)) if abs(v).bit_length() < 4000 else f"({abs(v).bit_length()} bits)"
-        shown = ("-" if v < 0 else "") + (digits if len(digits) <= 30 else f"{digits[:20]}… ({len(digits)} digits)")
-        return f"integer {shown} does not fit int64 or uint64; write it as a string"
-    if t is _Overflow:
-        return (
-            f"the number {v.literal} overflows a 64-bit double (the data model's floats are finite); "
-            "write it as a string or a smaller number"
-        )
-    if isinstance(v, float):
-        if v != v or v in (float("inf"), float("-inf")):
-            return "NaN and infinity are not in the data model (floats are finite); use null or a number"
-        return None
-    name = _OUTSIDE_NAMES.get(t.__name__, t.__name__)
-    return f"{name} is not in the data model (spec/data-model.md); write plain values"
-
-
-def check_data_model(doc) -> tuple[int, bool]:
-    """Raise FormatError naming the first value outside the data model (DESIGN §3, spec/data-model.md):
-    string keys, int64/uint64, finite floats, UTF-8 strings without NUL, nesting within MAX_DEPTH.
-    Iterative, so no document can exhaust the stack. Returns (nesting depth, whether it holds binary)."""
-    binary = False
-    depth_max = 0
-    stack: list = []
-
-    def visit(x, where, depth: int) -> None:
-        nonlocal binary
-        if isinstance(x, (dict, list)):
-            stack.append((x, where, depth + 1))
-            return
-        problem = _scalar_problem(x)
-        if problem:
-            raise FormatError(f"{_path(where)}: {problem}")
-        binary = binary or type(x) is bytes
-
-    visit(doc, None, 0)
-    while stack:
-        v, where, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise FormatError(DEPTH_MESSAGE)
-        depth_max = max(depth_max, depth)
-        if isinstance(v, dict):
-            for k, x in v.items():
-                if type(k) is not str:
-                    raise FormatError(f"{_path(where)}: {key_kind_message(type(k).__name__, k)}")
-                problem = _string_problem(k, f"key {k.encode('utf-8', 'backslashreplace').decode()!r}")
-                if problem:
-                    raise FormatError(f"{_path(where)}: {problem}")
-                visit(x, (where, k), depth)
-        else:
-            for i, x in enumerate(v):
-                visit(x, (where, i), depth)
-    return depth_max, binary
-
-
-def _check_json_overflow(text: str) -> None:
-    """JSON has no infinity: an infinite float read from JSON was a number too large for a double
-    (1e400), and an integer of thousands of digits cannot even be converted. Read the text again
-    keeping such literals, to name the number and where it is."""
-
-    def keep_int(literal: str) -> int:
-        if len(literal) <= 64:
-            return int(literal)
-        i = _LongInteger(0)
-        i.digits = len(literal.lstrip("-"))
-        return i
-
-    def keep(literal: str) -> float:
-        f = float(literal)
-        if f in (float("inf"), float("-inf")):
-            f = _Overflow(f)
-            f.literal = literal
-        return f
-
-    doc = json.loads(text, parse_float=keep, parse_int=keep_int, object_pairs_hook=dict)
-    check_data_model(doc)
-
-
-# --- the user's files ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class UserFile:
-    """A --data file, opened and named but not yet decoded (decoding a large file takes a while, and
-    is skipped when the corpus already holds this file's datasets)."""
-
-    path: Path  # as the user gave it (messages name it so)
-    fmt: str
-    name: str  # dataset id of the re-encoded dataset; the exact bytes are `<name>.original`
-    bytes: int
-    sha256: str
-
-    @property
-    def original_name(self) -> str:
-        return self.name + ORIGINAL_SUFFIX
-
-    def source(self) -> dict:
-        return {"path": str(self.path.absolute()), "format": self.fmt, "bytes": self.bytes, "sha256": self.sha256}
-
-
-# The exact bytes of a user's file are dataset `<name>.original`: a '.' never occurs in a name made
-# from a file stem, so it cannot collide with another file's dataset.
-ORIGINAL_SUFFIX = ".original"
-DATA_BYTES = ("both", "original", "reencoded")
-
-
-def _sanitize(text: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_" else "-" for c in text)
-
-
-def _unique_names(paths: list[Path]) -> list[str]:
-    """`user-<stem>`; files whose names collide are told apart by their folders, then by their
-    extensions, then by a number, so two --data files never share a dataset."""
-    res = [p.resolve() for p in paths]
-    folders = [[x for x in r.parent.parts if x != r.anchor] for r in res]
-    names = [f"user-{_sanitize(p.stem)}" for p in paths]
-    for _ in range(8):
-        groups: dict[str, list[int]] = {}
-        for i, n in enumerate(names):
-            groups.setdefault(n, []).append(i)
-        clashes = [g for g in groups.values() if len(g) > 1]
-        if not clashes:
-            return names
-        for g in clashes:
-            if len({res[i].parent for i in g}) > 1:
-                for k in range(1, max(len(folders[i]) for i in g) + 1):
-                    cand = {i: "user-" + _sanitize("-".join([*folders[i][-k:], res[i].stem])) for i in g}
-                    if len(set(cand.values())) == len(g):
-                        break
-                for i, n in cand.items():
-                    names[i] = n
-            elif len({paths[i].suffix.lower() for i in g}) > 1:
-                for i in g:
-                    names[i] = f"{names[i]}-{_sanitize(paths[i].suffix.lower().lstrip('.'))}"
-            else:
-                for n, i in enumerate(g[1:], 2):
-                    names[i] = f"{names[i]}-{n}"
-    return [f"{n}-{i + 1}" for i, n in enumerate(names)]  # still clashing after all that: number them all
-
-
-def open_user_files(paths: list) -> list[UserFile]:
-    """Check each --data file can be read (FormatError: one line naming the file and what to do), and
-    give each a unique dataset name. The same file twice is an error."""
-    out, seen = [], {}
-    paths = [Path(p) for p in paths]
-    for path in paths:
-        fmt = IMPORT_EXTENSIONS.get(path.suffix.lower())
-        try:
-            if path.is_dir():
-                raise FormatError(f"{path}: is a directory; give the path of a .json, .msgpack or .cbor file")
-            if not path.exists():
-                raise FormatError(f"{path}: no such file; check the path")
-            if fmt is None:
-                raise FormatError(
-                    f"{path}: unknown extension {path.suffix or '(none)'!r}; use .json, .msgpack, .mp or .cbor "
-                    "(the extension says how to read the file)"
-                )
-            data = path.read_bytes()
-        except OSError as e:
-            raise FormatError(f"{path}: cannot read it ({e.strerror}); check its permissions") from e
-        key = path.resolve()
-        if key in seen:
-            raise FormatError(f"{path}: given twice (also as {seen[key]}); give each --data file once")
-        seen[key] = path
-        out.append((path, fmt, len(data), hashlib.sha256(data).hexdigest()))
-    names = _unique_names(paths)
-    return [UserFile(p, fmt, name, n, sha) for (p, fmt, n, sha), name in zip(out, names, strict=True)]
-
-
-def user_dataset_names(users: list[UserFile], which: str = "both") -> list[str]:
-    """The datasets --data adds to a run: the re-encoded one, the exact bytes, or both."""
-    out = []
-    for u in users:
-        if which in ("both", "reencoded"):
-            out.append(u.name)
-        if which in ("both", "original"):
-            out.append(u.original_name)
-    return out
-
-
-def _decode_user_file(u: UserFile) -> Dataset:
-    try:
-        data = u.path.read_bytes()
-    except OSError as e:
-        raise FormatError(f"{u.path}: cannot read it ({e.strerror}); check its permissions") from e
-    if hashlib.sha256(data).hexdigest() != u.sha256:
-        raise FormatError(f"{u.path}: the file changed while serbench was reading it; run again when it is written")
-    try:
-        try:
-            doc = DECODERS[u.fmt](data)
-        except IntegerTooLong:
-            _check_json_overflow(data.decode("utf-8"))
-            raise
-        if not isinstance(doc, dict):
-            raise FormatError(
-                'the root must be a map (BSON and most tree APIs need one); wrap the document as {"data": ...}'
-            )
-        try:
-            _, binary = check_data_model(doc)
-        except FormatError:
-            if u.fmt == "json":
-                _check_json_overflow(data.decode("utf-8"))
-            raise
-    except FormatError as e:
-        raise FormatError(f"{u.path}: {e}") from e
-    return Dataset(u.name, "user", doc, binary=binary, source=u.source(), original=data, original_format=u.fmt)
-
-
-def load_user_file(path: Path) -> Dataset:
-    """A user's JSON, MessagePack or CBOR file as a dataset; FormatError with one line if it is not."""
-    return _decode_user_file(open_user_files([path])[0])
 
 
 # --- writing ------------------------------------------------------------------------------------------
@@ -586,7 +322,7 @@ def code_fingerprint() -> str:
     before anyone bumps generator_version."""
     here = Path(__file__).parent
     h = hashlib.sha256()
-    for name in ("generator.py", "typed.py", "formats.py", "build.py"):
+    for name in ("generator.py", "typed.py", "formats.py", "build.py", "dataset.py", "userfiles.py"):
         h.update((here / name).read_bytes())
     return h.hexdigest()
 

@@ -1,7 +1,7 @@
 """One harness process under limits the orchestrator enforces, not the harness (issue 15: a hostile
 case must never take down the run, fill the disk or exhaust the machine's memory).
 
-- wall clock: the whole process group is killed (SIGKILL) when the limit passes, as runner.py does;
+- wall clock: the whole process group is killed (SIGKILL) when the limit passes, as runner/process.py does;
 - memory: RLIMIT_AS, the virtual address space, set in the child before exec. A runtime that reserves a
   large address space up front (the JVM's heap, Go's arenas, sanitizers' shadow memory) can fail at
   start under it even though it would use little; such a harness needs its own bound (e.g. -Xmx)
