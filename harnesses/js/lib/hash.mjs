@@ -240,11 +240,27 @@ function zeroTail(n) {
 export function hashString(s) {
   const len = s.length;
   room(len * 3);
-  const n = scratch.write(s, 0, "utf8");
-  if (n !== len && !s.isWellFormed()) throw new ModelError("a string with a lone surrogate (not UTF-8)");
+  let n = 0;
+  if (len <= SHORT) {
+    // a short string is copied by a loop while it is ASCII (a call into C++ costs more than the
+    // copy); a non-ASCII character hands the whole string to Buffer.write
+    const b = scratch;
+    for (; n < len; n++) {
+      const c = s.charCodeAt(n);
+      if (c >= 0x80) break;
+      b[n] = c;
+    }
+  }
+  if (n !== len) {
+    n = scratch.write(s, 0, "utf8");
+    if (n !== len && !s.isWellFormed()) throw new ModelError("a string with a lone surrogate (not UTF-8)");
+  }
   zeroTail(n);
   hashScratch(TAG.STRING, n);
 }
+
+/** Strings up to this length are copied by hashString's own loop while they are ASCII. */
+const SHORT = 32;
 
 /** A binary's hash (any typed array view: its bytes). */
 export function hashBinary(b) {
