@@ -18,6 +18,7 @@ from serbench.corpus import formats as F
 from serbench.harnesses import Harness
 from serbench.report import robustness as report
 from serbench.robustness import cases as C
+from serbench.robustness import own_cases as O
 from serbench.robustness import run as R
 from serbench.robustness.limits import MIB, Limits, run_limited
 from serbench.store import Store
@@ -463,7 +464,7 @@ def _own_folder(root: Path) -> Path:
 
 
 def test_own_cases_take_their_expectation_from_the_name_prefix(tmp_path):
-    cases, skipped = C.user_cases(_own_folder(tmp_path))
+    cases, skipped = O.user_cases(_own_folder(tmp_path))
     by = {(c.format, c.name): c for c in cases}
     assert skipped == ["README.txt"]
     assert {c.cls for c in cases} == {"user/my-cases"}
@@ -487,7 +488,7 @@ def test_own_cases_take_their_expectation_from_the_name_prefix(tmp_path):
 def test_one_file_is_a_case_list_of_its_own(tmp_path):
     # the input that broke a service is often one file, not a folder of them
     folder = _own_folder(tmp_path)
-    cases, skipped = C.user_cases(folder / "deeper" / "n_trunc.JSON")
+    cases, skipped = O.user_cases(folder / "deeper" / "n_trunc.JSON")
     assert skipped == [] and [(c.format, c.name, c.expect, c.cls) for c in cases] == [
         ("json", "n-trunc", C.REJECT, "user/deeper")
     ]
@@ -495,15 +496,15 @@ def test_one_file_is_a_case_list_of_its_own(tmp_path):
 
 def test_own_cases_are_copied_beside_the_built_in_ones_with_their_source(tmp_path):
     folder = _own_folder(tmp_path)
-    cases, _ = C.user_cases(folder)
+    cases, _ = O.user_cases(folder)
     corpus = tmp_path / "corpus"
-    (corpus / C.USER_FOLDER / "json").mkdir(parents=True)
-    (corpus / C.USER_FOLDER / "json" / "stale.json").write_bytes(b"[]")
-    manifest = C.write_user_cases(corpus, folder, cases)
-    assert C.folder_of(manifest) == C.USER_FOLDER and manifest["source"] == str(folder.resolve())
-    assert not (corpus / C.USER_FOLDER / "json" / "stale.json").exists()  # an earlier folder's cases go
+    (corpus / O.USER_FOLDER / "json").mkdir(parents=True)
+    (corpus / O.USER_FOLDER / "json" / "stale.json").write_bytes(b"[]")
+    manifest = O.write_user_cases(corpus, folder, cases)
+    assert C.folder_of(manifest) == O.USER_FOLDER and manifest["source"] == str(folder.resolve())
+    assert not (corpus / O.USER_FOLDER / "json" / "stale.json").exists()  # an earlier folder's cases go
     for e in manifest["cases"]:
-        data = (corpus / C.USER_FOLDER / e["file"]).read_bytes()
+        data = (corpus / O.USER_FOLDER / e["file"]).read_bytes()
         assert hashlib.sha256(data).hexdigest() == e["sha256"]
     assert not (corpus / "robustness").exists()
     assert C.folder_of({"cases": []}) == "robustness"  # a run stored before --cases existed
@@ -575,7 +576,7 @@ def test_own_cases_run_against_the_python_harness_and_are_reported_from_their_fo
     assert got["plain"][1] == R.IMPL_ACCEPTED
     assert not (corpus / "robustness").exists()  # the built-in cases are neither written nor run
     md = (tmp_path / "out" / run["id"] / "robustness.md").read_text()
-    assert f"- Cases: 10 in corpus/{C.USER_FOLDER} (from {folder.resolve()})" in md
+    assert f"- Cases: 10 in corpus/{O.USER_FOLDER} (from {folder.resolve()})" in md
     assert "| user/my-cases |" in md
     assert json.loads(run["args_json"])["cases"] == str(folder)
 

@@ -36,6 +36,7 @@ def cmd_robustness(args) -> int:
 
     from ..report import robustness as robustness_report
     from ..robustness import cases as rcases
+    from ..robustness import own_cases
     from ..robustness import run as rrun
     from ..robustness.limits import MIB, Limits
 
@@ -44,8 +45,8 @@ def cmd_robustness(args) -> int:
     own = None  # your own cases (--cases PATH), read before anything is built: a bad path fails at once
     if args.cases:
         try:
-            own = rcases.user_cases(Path(args.cases))
-        except rcases.CaseFolderError as e:
+            own = own_cases.user_cases(Path(args.cases))
+        except own_cases.CaseFolderError as e:
             raise UserError(str(e)) from None
     # Every check that needs no harness comes before the build, which takes minutes the first time:
     # a mistyped --format or --case is one line at once, as a bad --db or --cases is.
@@ -56,7 +57,7 @@ def cmd_robustness(args) -> int:
     if own is None:
         manifest = rcases.write_cases(corpus_dir, args.seed)
     else:
-        manifest = rcases.write_user_cases(corpus_dir, Path(args.cases), own[0])
+        manifest = own_cases.write_user_cases(corpus_dir, Path(args.cases), own[0])
     case_root = corpus_dir / rcases.folder_of(manifest)
     say(f"{len(manifest['cases'])} robustness cases in {case_root} ({time.monotonic() - t0:.1f} s)")
     if own is not None:

@@ -1,4 +1,5 @@
 """The robustness case corpus: malformed and hostile inputs, written from each format's specification
+(JSON's, MessagePack's, CBOR's and UBJSON's as rows of the table in case_table.py, BSON's built here)
 and by mutating a valid corpus document, each with what a correct decoder must do (docs/robustness.md).
 
 Layout: `<corpus>/robustness/<format>/<case>.<ext>` and `<corpus>/robustness/manifest.json`. Every
@@ -19,10 +20,8 @@ deep for them (10,000 and 1,000,000 levels) are hashed iteratively here.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
-import math
 import os
 import shutil
 import struct
@@ -33,6 +32,7 @@ from pathlib import Path
 from .. import objhash
 from ..corpus import formats as F
 from ..corpus.generator import DEFAULT_SEED, Rng, generate
+from . import case_table as table
 
 ACCEPT, REJECT, IMPL = "accept", "reject", "implementation-defined"
 EXPECTATIONS = (ACCEPT, REJECT, IMPL)
@@ -127,444 +127,38 @@ class _Cases:
         self.add(cls, name, desc, expect, self.wrap(value), hashes)
 
 
-# --- JSON (RFC 8259) ---------------------------------------------------------------------------------
+# --- the specifications' table (case_table.py): JSON, MessagePack, CBOR, UBJSON ----------------------
 
 
-def json_cases() -> list[Case]:
-    c = _Cases("json", lambda v: b'{"a":' + v + b"}")
-    num = "spec/number-grammar"
-    # RFC 8259 §6: number = [ minus ] int [ frac ] [ exp ]; int = zero / ( digit1-9 *DIGIT ).
-    for name, text in [
-        ("zero", "0"),
-        ("negative", "-1"),
-        ("exponent", "1e2"),
-        ("exponent-plus", "1E+2"),
-        ("exponent-minus", "1e-2"),
-        ("fraction", "0.5"),
-        ("negative-zero-float", "-0.0"),
-        ("one-point-zero", "1.0"),
-        ("uint64-max", "18446744073709551615"),
-        ("int64-min", "-9223372036854775808"),
-        ("double-max", "1.7976931348623157e308"),
-        ("double-min-subnormal", "5e-324"),
-        ("long-mantissa", "0.1000000000000000055511151231257827021181583404541015625"),
-    ]:
-        c.value(num, f"number-{name}", f"valid number {text} (RFC 8259 §6)", ACCEPT, text.encode())
-    # §6 lets an implementation limit range and precision; -0 is an int or a float by choice.
-    c.value(
-        num,
-        "number-negative-zero-int",
-        "-0: int 0 or float -0.0 (RFC 8259 §6 does not say which)",
-        IMPL,
-        b"-0",
-        (hash_of({"a": 0}), hash_of({"a": -0.0})),
-    )
-    c.value(num, "number-overflow", "1e400, beyond binary64 (RFC 8259 §6 allows range limits)", IMPL, b"1e400")
-    c.value(
-        num, "number-underflow", "1e-400, below the smallest subnormal: 0.0 or an error", IMPL, b"1e-400",
-        (hash_of({"a": 0.0}),),
-    )  # fmt: skip
-    # Beyond the data model's integers: a double, an exact big integer (whose hash spec/hash.md does
-    # not define) or an error are all defensible, so any acceptance is allowed.
-    c.value(num, "number-uint64-max-plus-one", "2^64, beyond uint64: a double, a big integer or an error", IMPL,
-            b"18446744073709551616")  # fmt: skip
-    c.value(num, "number-int64-min-minus-one", "-2^63-1, beyond int64: a double, a big integer or an error", IMPL,
-            b"-9223372036854775809")  # fmt: skip
-    for name, text in [
-        ("leading-zero", "01"),
-        ("negative-leading-zero", "-01"),
-        ("plus-sign", "+1"),
-        ("bare-fraction", ".5"),
-        ("trailing-dot", "1."),
-        ("dot-exponent", "1.e1"),
-        ("empty-exponent", "1e"),
-        ("signed-empty-exponent", "1e+"),
-        ("minus-alone", "-"),
-        ("hex", "0x10"),
-        ("two-dots", "1.5.3"),
-        ("double-minus", "--1"),
-        ("minus-space", "- 1"),
-        ("underscore", "1_000"),
-    ]:
-        c.value(num, f"number-{name}", f"{text!r} is not in the number grammar (RFC 8259 §6)", REJECT, text.encode())
-    for name, tok in (("nan", "NaN"), ("infinity", "Infinity"), ("minus-infinity", "-Infinity")) + (
-        ("nan-lower", "nan"),
-        ("inf-lower", "inf"),
-    ):
-        c.value(
-            "spec/nan-infinity",
-            f"token-{name}",
-            f"{tok}: not a JSON value (RFC 8259 §6: NaN and Infinity are not permitted)",
-            REJECT,
-            tok.encode(),
-        )
-    esc = "spec/escapes"
-    for name, text in [
-        ("u-escape", r'"\u00e9"'),
-        ("u-escape-upper", r'"\u00E9"'),
-        ("surrogate-pair", r'"\ud83d\ude00"'),
-        ("short-escapes", r'"\"\\\/\b\f\n\r\t"'),
-        ("control-escaped", r'"\u0001"'),
-    ]:
-        c.value(esc, f"escape-{name}", f"valid escape {text} (RFC 8259 §7)", ACCEPT, text.encode())
-    c.value(
-        esc,
-        "escape-nul",
-        r'"\u0000": valid JSON, but NUL is outside the data model (spec/data-model.md)',
-        IMPL,
-        rb'"\u0000"',
-        (hash_of({"a": "\x00"}),),
-    )
-    for name, raw in [
-        ("unknown", rb'"\a"'),
-        ("hex-x", rb'"\x41"'),
-        ("short-u", rb'"\u12"'),
-        ("bad-hex-u", rb'"\u12G4"'),
-        ("upper-u", rb'"\U0041"'),
-        ("single-quote", rb"'a'"),
-        ("escaped-single-quote", rb'"\'"'),
-        ("raw-control", b'"a\x01b"'),
-        ("raw-tab", b'"a\tb"'),
-        ("raw-newline", b'"a\nb"'),
-        ("unterminated", b'"abc'),
-    ]:
-        c.value(esc, f"escape-{name}", f"{raw.decode()!r}: not a valid string (RFC 8259 §7)", REJECT, raw)
-    # §8.2: the ABNF allows \u escapes of lone surrogates; "the behavior of software that receives
-    # JSON texts containing such values is unpredictable". The data model cannot hold them.
-    for name, raw in [
-        ("high", rb'"\ud800"'),
-        ("low", rb'"\udfff"'),
-        ("high-then-letter", rb'"\ud800\u0041"'),
-        ("reversed-pair", rb'"\ude00\ud83d"'),
-        ("two-high", rb'"\ud800\ud800"'),
-    ]:
-        c.value("spec/surrogates", f"surrogate-{name}", f"lone surrogate {raw.decode()} (RFC 8259 §8.2)", IMPL, raw)
-    c.add("spec/surrogates", "surrogate-in-key", r'lone surrogate in a key {"\ud800":1} (RFC 8259 §8.2)', IMPL,
-          rb'{"\ud800":1}')  # fmt: skip
-    # §8.1: JSON text exchanged between systems MUST be UTF-8.
-    utf = "spec/utf8"
-    for name, raw, what in [
-        ("byte-ff", b"\xff", "0xFF never occurs in UTF-8"),
-        ("overlong-2", b"\xc0\xaf", "overlong 2-byte '/'"),
-        ("overlong-3", b"\xe0\x80\xaf", "overlong 3-byte '/'"),
-        ("overlong-4", b"\xf0\x80\x80\xaf", "overlong 4-byte '/'"),
-        ("surrogate-encoded", b"\xed\xa0\x80", "UTF-8 of surrogate U+D800 (CESU-8)"),
-        ("above-max", b"\xf4\x90\x80\x80", "above U+10FFFF"),
-        ("lone-continuation", b"\x80", "a continuation byte alone"),
-        ("truncated-2", b"\xc3", "a 2-byte sequence cut short"),
-        ("truncated-3", b"\xe2\x82", "a 3-byte sequence cut short"),
-        ("byte-fe", b"\xfe", "0xFE never occurs in UTF-8"),
-    ]:
-        c.value(utf, f"utf8-{name}", f"string with {what} (RFC 8259 §8.1, RFC 3629 §3)", REJECT, b'"x' + raw + b'"')
-    c.add(utf, "utf8-key-byte-ff", "key with 0xFF (RFC 8259 §8.1)", REJECT, b'{"k\xff":1}')
-    c.add(utf, "utf8-key-overlong", "key with an overlong '/' (RFC 3629 §3)", REJECT, b'{"k\xc0\xaf":1}')
-    c.value(utf, "utf8-four-byte", "valid 4-byte UTF-8 (U+1F600)", ACCEPT, '"\U0001f600"'.encode())
-    c.add(
-        utf,
-        "utf8-bom",
-        "a byte order mark before the text (RFC 8259 §8.1: implementations MAY ignore it)",
-        IMPL,
-        b'\xef\xbb\xbf{"a":1}',
-        (hash_of({"a": 1}),),
-    )
-    tr = "spec/trailing"
-    for name, raw in [
-        ("letter", b'{"a":1}x'),
-        ("second-value", b'{"a":1}{}'),
-        ("comma", b'{"a":1},'),
-        ("bracket", b'{"a":1}]'),
-        ("nul", b'{"a":1}\x00'),
-    ]:
-        c.add(tr, f"trailing-{name}", f"bytes after the value: {raw[7:]!r} (RFC 8259 §2: ws value ws)", REJECT, raw)
-    c.add(tr, "trailing-whitespace", "white space after the value (RFC 8259 §2)", ACCEPT, b'{"a":1} \n\t\r')
-    # the same, after a root that is not a map: a library that refuses a non-map root for its own reason
-    # must still be seen to refuse the NUL (found beside a public corpus, issue 73)
-    c.add(tr, "trailing-nul-after-array", "a NUL after an array root (RFC 8259 §2: ws value ws)", REJECT, b"[1]\x00")
-    c.add(tr, "trailing-second-document", "a second object after the first (one JSON text)", REJECT,
-          b'{"a":1}{"b":2}')  # fmt: skip
-    ws = "spec/whitespace"  # RFC 8259 §2: ws = space, horizontal tab, line feed, carriage return
-    for name, raw in [
-        ("form-feed-after", b'{"a":1}\x0c'),
-        ("form-feed-before", b'\x0c{"a":1}'),
-        ("form-feed-inside", b'{\x0c"a":1}'),
-        ("vertical-tab-inside", b'{"a":\x0b1}'),
-        ("nbsp-inside", b'{"a":\xc2\xa01}'),
-    ]:
-        c.add(ws, name, "JSON white space is space, tab, LF and CR only (RFC 8259 §2)", REJECT, raw)
-    st = "spec/structure"
-    for name, raw, what in [
-        ("trailing-comma-array", b'{"a":[1,]}', "a comma before ]"),
-        ("trailing-comma-object", b'{"a":1,}', "a comma before }"),
-        ("unquoted-key", b"{a:1}", "an unquoted name"),
-        ("missing-colon", b'{"a" 1}', "no name separator"),
-        ("missing-comma", b'{"a":1 "b":2}', "no value separator"),
-        ("double-colon", b'{"a"::1}', "two name separators"),
-        ("lone-comma", b"{,}", "a comma alone"),
-        ("block-comment", b'{"a":/*c*/1}', "a comment"),
-        ("line-comment", b'{"a":1}//c', "a comment after the value"),
-        ("empty", b"", "an empty text"),
-        ("only-whitespace", b" \n", "white space only"),
-        ("unclosed-array", b'{"a":[1}', "] missing"),
-        ("unclosed-object", b'{"a":1', "} missing"),
-        ("literal-tru", b'{"a":tru}', "a cut literal"),
-        ("literal-true-capital", b'{"a":True}', "a capitalised literal"),
-        ("literal-nul", b'{"a":nul}', "a cut literal"),
-        ("undefined", b'{"a":undefined}', "undefined"),
-    ]:
-        c.add(st, f"structure-{name}", f"{what} (RFC 8259 §2-§5)", REJECT, raw)
-    c.add(st, "structure-whitespace", "white space around every token (RFC 8259 §2)", ACCEPT,
-          b' { "a" : [ 1 , 2 ] , "b" : { } } ')  # fmt: skip
-    c.add(st, "structure-empty-containers", "empty array and object", ACCEPT, b'{"a":[],"b":{}}')
-    c.add(st, "structure-root-array", "an array at the root: JSON, outside the data model (root is a map)", IMPL,
-          b"[1]", (hash_of([1]),))  # fmt: skip
-    c.add(st, "structure-root-scalar", "a number at the root (RFC 8259 §2 allows any value)", IMPL, b"1",
-          (hash_of(1),))  # fmt: skip
-    # §4: names SHOULD be unique; with duplicates "the behavior of software ... is unpredictable".
-    dup = "spec/duplicate-keys"
-    c.add(dup, "duplicate-key", 'the same name twice with two values (RFC 8259 §4)', IMPL, b'{"a":1,"a":2}',
-          _dup_hashes())  # fmt: skip
-    c.add(dup, "duplicate-key-same-value", "the same name twice, same value (RFC 8259 §4)", IMPL, b'{"a":1,"a":1}',
-          (hash_of({"a": 1}), both_entries_hash([("a", 1), ("a", 1)])))  # fmt: skip
-    return c.out
+def _ukey(k: bytes) -> bytes:
+    """An object key: an integer length and the bytes, with no S marker ("must not be included")."""
+    return b"U" + bytes([len(k)]) + k
 
 
-# --- MessagePack (github.com/msgpack/msgpack/blob/master/spec.md) -------------------------------------
+#: how a "value" row of the table is wrapped in each format's map root {"a": value}
+_WRAP: dict[str, Callable[[bytes], bytes]] = {
+    "json": lambda v: b'{"a":' + v + b"}",
+    "msgpack": lambda v: b"\x81\xa1a" + v,
+    "cbor": lambda v: b"\xa1aa" + v,
+    # {"a": value} as an unsized object, so that a value that ends too early or too late shows as a
+    # malformed object instead of bytes after the root
+    "ubjson": lambda v: b"{" + _ukey(b"a") + v + b"}",
+}
 
 
-def msgpack_cases() -> list[Case]:
-    c = _Cases("msgpack", lambda v: b"\x81\xa1a" + v)
-    c.value("spec/reserved", "reserved-c1", "0xC1, the one byte the spec says is never used", REJECT, b"\xc1")
-    c.add("spec/reserved", "reserved-c1-root", "0xC1 as the whole document", REJECT, b"\xc1")
-    th = "spec/truncated-header"
-    for name, raw, what in [
-        ("str8", b"\xd9", "str 8 without its length byte"),
-        ("str16", b"\xda\x00", "str 16 with one length byte"),
-        ("str32", b"\xdb\x00\x00\x00", "str 32 with three length bytes"),
-        ("bin8", b"\xc4", "bin 8 without its length"),
-        ("bin16", b"\xc5\x00", "bin 16 with one length byte"),
-        ("bin32", b"\xc6\x00\x00\x00", "bin 32 with three length bytes"),
-        ("array16", b"\xdc\x00", "array 16 with one count byte"),
-        ("array32", b"\xdd\x00\x00\x00", "array 32 with three count bytes"),
-        ("map16", b"\xde\x00", "map 16 with one count byte"),
-        ("map32", b"\xdf\x00\x00\x00", "map 32 with three count bytes"),
-        ("float64", b"\xcb\x00\x00\x00", "float 64 with three of eight bytes"),
-        ("float32", b"\xca\x00\x00", "float 32 with two of four bytes"),
-        ("uint64", b"\xcf\x00", "uint 64 with one of eight bytes"),
-        ("int64", b"\xd3\x00", "int 64 with one of eight bytes"),
-        ("uint8", b"\xcc", "uint 8 without its byte"),
-        ("fixstr-short", b"\xa5ab", "fixstr of 5 with 2 bytes"),
-        ("str8-short", b"\xd9\x05ab", "str 8 of 5 with 2 bytes"),
-        ("fixarray-short", b"\x92\x01", "fixarray of 2 with 1 element"),
-    ]:
-        c.value(th, f"truncated-{name}", f"{what}: the document ends inside a value", REJECT, raw)
-    c.add(th, "truncated-fixmap-short", "fixmap of 2 with 1 entry", REJECT, b"\x82\xa1a\x01")
-    huge = "mutation/huge-length"
-    for name, raw, what in [
-        ("str32-max", b"\xdb\xff\xff\xff\xffabc", "str 32 of 2^32-1 bytes with 3 behind it"),
-        ("str32-2e31", b"\xdb\x80\x00\x00\x00abc", "str 32 of 2^31 bytes with 3 behind it"),
-        ("bin32-max", b"\xc6\xff\xff\xff\xff\x01\x02\x03", "bin 32 of 2^32-1 bytes with 3 behind it"),
-        ("array32-max", b"\xdd\xff\xff\xff\xff\x01", "array 32 of 2^32-1 elements with 1 behind it"),
-        ("array32-2e31", b"\xdd\x80\x00\x00\x00\x01", "array 32 of 2^31 elements with 1 behind it"),
-        ("map32-max", b"\xdf\xff\xff\xff\xff\xa1b\x01", "map 32 of 2^32-1 entries with 1 behind it"),
-    ]:
-        c.value(huge, f"huge-{name}", f"{what}: must fail without allocating for the count", REJECT, raw)
-    utf = "spec/utf8"
-    for name, raw, what in [
-        ("byte-ff", b"\xa3x\xffy", "0xFF"),
-        ("overlong", b"\xa2\xc0\xaf", "an overlong '/'"),
-        ("surrogate-encoded", b"\xa3\xed\xa0\x80", "UTF-8 of a surrogate"),
-    ]:
-        # The spec's "Limitation": "String objects may contain invalid byte sequence and the behavior
-        # of a deserializer depends on the actual implementation": rejecting and passing through are
-        # both allowed.
-        c.value(utf, f"utf8-{name}", f"str with {what} (spec, Limitation: implementation-defined)", IMPL, raw)
-    c.add(utf, "utf8-key", "a key with 0xFF (spec, Limitation: implementation-defined)", IMPL, b"\x81\xa2k\xff\x01")
-    enc = "spec/encodings"
-    for name, raw, what in [
-        ("uint16-small", b"\xcd\x00\x01", "1 as uint 16 (not the shortest form)"),
-        ("int8-positive", b"\xd0\x01", "1 as int 8"),
-        ("uint64-small", b"\xcf" + struct.pack(">Q", 1), "1 as uint 64"),
-        ("uint64-max", b"\xcf" + b"\xff" * 8, "2^64-1"),
-        ("int64-min", b"\xd3\x80" + b"\x00" * 7, "-2^63"),
-        ("negative-fixint", b"\xff", "-1 as a negative fixint"),
-        ("float32", b"\xca" + struct.pack(">f", 1.5), "1.5 as float 32"),
-        ("float64", b"\xcb" + struct.pack(">d", -0.25), "-0.25 as float 64"),
-        ("str8-empty", b"\xd9\x00", "an empty str 8"),
-        ("str32-short", b"\xdb\x00\x00\x00\x02ab", "'ab' as str 32"),
-        ("array16-empty", b"\xdc\x00\x00", "an empty array 16"),
-        ("map16-one", b"\xde\x00\x01\xa1b\x01", "a map 16 of one entry"),
-        ("bin8", b"\xc4\x03\x01\x02\x03", "bin 8 of 3 bytes"),
-        ("nil-true-false", b"\x93\xc0\xc3\xc2", "nil, true, false"),
-    ]:
-        c.value(enc, f"valid-{name}", f"valid: {what}", ACCEPT, raw)
-    c.add("spec/trailing", "trailing-byte", "a nil after the document: one value and extra bytes", IMPL,
-          b"\x81\xa1a\x01\xc0", (hash_of({"a": 1}),))  # fmt: skip
-    c.add("spec/trailing", "trailing-nul-after-array", "a 0x00 after an array root: one value and extra bytes", IMPL,
-          b"\x91\x01\x00", (hash_of([1]),))  # fmt: skip
-    c.add("spec/duplicate-keys", "duplicate-key", "the same key twice (the spec does not say which wins)", IMPL,
-          b"\x82\xa1a\x01\xa1a\x02", _dup_hashes())  # fmt: skip
-    c.value("spec/data-model", "ext-fixext1", "an ext value (type 1): valid, outside the data model", IMPL,
-            b"\xd4\x01\x00")  # fmt: skip
-    c.add("spec/data-model", "int-key", "an integer key: valid, outside the data model", IMPL, b"\x81\x01\x01")
-    return c.out
+def _reading_hash(reading) -> str:
+    """The object hash of one reading a table row allows: a document, or a map with every entry kept."""
+    if isinstance(reading, table.Entries):
+        return both_entries_hash(list(reading.entries))
+    return hash_of(reading)
 
 
-# --- CBOR (RFC 8949) ---------------------------------------------------------------------------------
-
-
-def cbor_cases() -> list[Case]:
-    c = _Cases("cbor", lambda v: b"\xa1aa" + v)
-    # §3: additional information 28-30 are reserved: not well-formed in every major type (Appendix F).
-    for mt in range(8):
-        for ai in (28, 29, 30) if mt in (0, 7) else (28,):
-            c.value(
-                "spec/reserved-ai",
-                f"reserved-mt{mt}-ai{ai}",
-                f"major type {mt} with reserved additional information {ai} (RFC 8949 §3, Appendix F)",
-                REJECT,
-                bytes([mt << 5 | ai]),
-            )
-    ind = "spec/indefinite"
-    for name, raw, what in [
-        ("uint", b"\x1f", "indefinite length for an unsigned integer (§3.2.4)"),
-        ("negint", b"\x3f", "indefinite length for a negative integer (§3.2.4)"),
-        ("tag", b"\xdf", "indefinite length for a tag (§3.2.4)"),
-        ("text-with-bytes-chunk", b"\x7f\x41a\xff", "a byte-string chunk in an indefinite text string (§3.2.3)"),
-        ("bytes-with-text-chunk", b"\x5f\x61a\xff", "a text chunk in an indefinite byte string (§3.2.3)"),
-        ("nested-text", b"\x7f\x7f\xff\xff", "an indefinite text string as a chunk (§3.2.3)"),
-        ("int-chunk", b"\x5f\x01\xff", "an integer as a chunk (§3.2.3)"),
-        ("map-odd", b"\xbfaa\xff", "an indefinite map with a key and no value (§3.2.2)"),
-        ("array-no-break", b"\x9f\x01", "an indefinite array that never ends (§3.2.2)"),
-        ("text-no-break", b"\x7faa", "an indefinite text string that never ends (§3.2.3)"),
-    ]:
-        c.value(ind, f"indefinite-{name}", what, REJECT, raw)
-    brk = "spec/break"
-    c.value(brk, "break-as-value", "a break stop code outside an indefinite item (RFC 8949 §3.2.1)", REJECT, b"\xff")
-    c.value(brk, "break-in-definite-array", "a break inside a definite array (§3.2.1)", REJECT, b"\x82\x01\xff")
-    c.add(brk, "break-as-key", "a break as a key of a definite map (§3.2.1)", REJECT, b"\xa1\xff\x01")
-    c.add(brk, "break-root", "a break alone (§3.2.1)", REJECT, b"\xff")
-    for v in (0, 24, 31):
-        c.value("spec/simple", f"simple-two-byte-{v}", f"simple value {v} in two bytes (§3.3: not well-formed)",
-                REJECT, bytes([0xF8, v]))  # fmt: skip
-    th = "spec/truncated-header"
-    for name, raw, what in [
-        ("uint8", b"\x18", "a 1-byte argument missing"),
-        ("uint16", b"\x19\x00", "a 2-byte argument with 1 byte"),
-        ("uint32", b"\x1a\x00\x00", "a 4-byte argument with 2 bytes"),
-        ("uint64", b"\x1b\x00", "an 8-byte argument with 1 byte"),
-        ("float64", b"\xfb\x00\x00\x00", "a float 64 with 3 bytes"),
-        ("float16", b"\xf9\x00", "a float 16 with 1 byte"),
-        ("text-short", b"\x62a", "a text string of 2 with 1 byte"),
-        ("bytes-short", b"\x42\x01", "a byte string of 2 with 1 byte"),
-        ("array-short", b"\x82\x01", "an array of 2 with 1 element"),
-    ]:
-        c.value(th, f"truncated-{name}", f"{what}: the input ends inside a data item (§3, Appendix F)", REJECT, raw)
-    c.add(th, "truncated-map-short", "a map of 2 with 1 entry (Appendix F)", REJECT, b"\xa2aa\x01")
-    huge = "mutation/huge-length"
-    for name, raw, what in [
-        ("bytes-2e64", b"\x5b" + b"\xff" * 8 + b"abc", "a byte string of 2^64-1 with 3 bytes behind it"),
-        ("text-2e31", b"\x7a\x80\x00\x00\x00abc", "a text string of 2^31 with 3 bytes behind it"),
-        ("text-2e64", b"\x7b" + b"\xff" * 8 + b"abc", "a text string of 2^64-1 with 3 bytes behind it"),
-        ("array-2e64", b"\x9b" + b"\xff" * 8 + b"\x01", "an array of 2^64-1 with 1 element behind it"),
-        ("array-2e31", b"\x9a\x7f\xff\xff\xff\x01", "an array of 2^31-1 with 1 element behind it"),
-        ("map-2e32", b"\xba\xff\xff\xff\xffab\x01", "a map of 2^32-1 with 1 entry behind it"),
-    ]:
-        c.value(huge, f"huge-{name}", f"{what}: must fail without allocating for the count", REJECT, raw)
-    # §3.1 major type 3 is UTF-8; §5.3.1: a text string that is not UTF-8 is invalid.
-    utf = "spec/utf8"
-    for name, raw, what in [
-        ("overlong", b"\x62\xc0\xaf", "an overlong '/'"),
-        ("surrogate-encoded", b"\x63\xed\xa0\x80", "UTF-8 of a surrogate"),
-        ("byte-ff", b"\x61\xff", "0xFF"),
-    ]:
-        c.value(utf, f"utf8-{name}", f"text string with {what} (RFC 8949 §3.1, §5.3.1)", REJECT, raw)
-    c.add(utf, "utf8-key", "a text key with 0xFF (§5.3.1)", REJECT, b"\xa1\x62k\xff\x01")
-    # Appendix A examples inside the data model, each as the value of {"a": ...}.
-    app = "spec/appendix-a"
-    for diag, hx in [
-        ("0", "00"),
-        ("1", "01"),
-        ("10", "0a"),
-        ("23", "17"),
-        ("24", "1818"),
-        ("25", "1819"),
-        ("100", "1864"),
-        ("1000", "1903e8"),
-        ("1000000", "1a000f4240"),
-        ("1000000000000", "1b000000e8d4a51000"),
-        ("18446744073709551615", "1bffffffffffffffff"),
-        ("-1", "20"),
-        ("-10", "29"),
-        ("-100", "3863"),
-        ("-1000", "3903e7"),
-        ("0.0", "f90000"),
-        ("-0.0", "f98000"),
-        ("1.0", "f93c00"),
-        ("1.1", "fb3ff199999999999a"),
-        ("1.5", "f93e00"),
-        ("65504.0", "f97bff"),
-        ("100000.0", "fa47c35000"),
-        ("3.4028234663852886e+38", "fa7f7fffff"),
-        ("1.0e+300", "fb7e37e43c8800759c"),
-        ("5.960464477539063e-8", "f90001"),
-        ("0.00006103515625", "f90400"),
-        ("-4.0", "f9c400"),
-        ("-4.1", "fbc010666666666666"),
-        ("false", "f4"),
-        ("true", "f5"),
-        ("null", "f6"),
-        ("h''", "40"),
-        ("h'01020304'", "4401020304"),
-        ('""', "60"),
-        ('"a"', "6161"),
-        ('"IETF"', "6449455446"),
-        ('"\\"\\\\"', "62225c"),
-        ('"\\u00fc"', "62c3bc"),
-        ('"\\u6c34"', "63e6b0b4"),
-        ('"\\ud800\\udd51"', "64f0908591"),
-        ("[]", "80"),
-        ("[1, 2, 3]", "83010203"),
-        ("[1, [2, 3], [4, 5]]", "8301820203820405"),
-        ("[1, ..., 25]", "98190102030405060708090a0b0c0d0e0f101112131415161718181819"),
-        ("{}", "a0"),
-        ('{"a": 1, "b": [2, 3]}', "a26161016162820203"),
-        ('["a", {"b": "c"}]', "826161a161626163"),
-        ('{"a": "A", ..., "e": "E"}', "a56161614161626142616361436164614461656145"),
-        ("(_ h'0102', h'030405')", "5f42010243030405ff"),
-        ('(_ "strea", "ming")', "7f657374726561646d696e67ff"),
-        ("[_ ]", "9fff"),
-        ("[_ 1, [2, 3], [_ 4, 5]]", "9f018202039f0405ffff"),
-        ("[_ 1, [2, 3], [4, 5]]", "9f01820203820405ff"),
-        ("[1, [2, 3], [_ 4, 5]]", "83018202039f0405ff"),
-        ("[1, [_ 2, 3], [4, 5]]", "83019f0203ff820405"),
-        ("[_ 1, ..., 25]", "9f0102030405060708090a0b0c0d0e0f101112131415161718181819ff"),
-        ('{_ "a": 1, "b": [_ 2, 3]}', "bf61610161629f0203ffff"),
-        ('["a", {_ "b": "c"}]', "826161bf61626163ff"),
-        ('{_ "Fun": true, "Amt": -2}', "bf6346756ef563416d7421ff"),
-    ]:
-        c.value(app, f"appendix-a-{hx[:24]}", f"RFC 8949 Appendix A: {diag}", ACCEPT, bytes.fromhex(hx))
-    # Appendix A examples outside the data model (no tags, undefined, NaN, infinities, 65-bit ints).
-    for diag, hx in [
-        ("-18446744073709551616", "3bffffffffffffffff"),
-        ("Infinity", "f97c00"),
-        ("NaN", "f97e00"),
-        ("-Infinity", "f9fc00"),
-        ("undefined", "f7"),
-        ("simple(16)", "f0"),
-        ("1(1363896240)", "c11a514b67b0"),
-        ("2(h'010000000000000000')", "c249010000000000000000"),
-        ("{1: 2, 3: 4}", "a201020304"),
-    ]:
-        c.value(app, f"appendix-a-{hx[:24]}", f"RFC 8949 Appendix A: {diag}, outside the data model", IMPL,
-                bytes.fromhex(hx))  # fmt: skip
-    c.add("spec/trailing", "trailing-byte", "a null after the data item (one item and extra bytes, §5.1)", IMPL,
-          b"\xa1aa\x01\xf6", (hash_of({"a": 1}),))  # fmt: skip
-    c.add("spec/trailing", "trailing-nul-after-array", "a 0x00 after an array root (one item and extra bytes, §5.1)",
-          IMPL, b"\x81\x01\x00", (hash_of([1]),))  # fmt: skip
-    c.add("spec/duplicate-keys", "duplicate-key", "the same key twice (§5.6: not valid; what a decoder does is its "
-          "own)", IMPL, b"\xa2aa\x01aa\x02", _dup_hashes())  # fmt: skip
-    c.value("spec/encodings", "valid-non-shortest-int", "1 in 8 bytes (well-formed, not preferred: §4.2.1)", ACCEPT,
-            b"\x1b" + struct.pack(">Q", 1))  # fmt: skip
+def table_cases(fmt: str) -> list[Case]:
+    """The cases of one format's rows in case_table.py, in order."""
+    c = _Cases(fmt, _WRAP[fmt])
+    for kind, cls, name, expect, desc, data, readings in table.SPEC[fmt]:
+        hashes = tuple(_reading_hash(r) for r in readings)
+        (c.value if kind == "value" else c.add)(cls, name, desc, expect, data, hashes)
     return c.out
 
 
@@ -658,242 +252,6 @@ def bson_cases() -> list[Case]:
     c.add("spec/data-model", "array-keys-out-of-order", 'an array with keys "1", "0" (bsonspec.org: keys are '
           "0, 1, ...)", IMPL, _bdoc(b"\x04l\x00" + _bdoc(b"\x101\x00\x01\x00\x00\x00\x100\x00\x02\x00\x00\x00")),
           (hash_of({"l": [1, 2]}), hash_of({"l": [2, 1]})))  # fmt: skip
-    return c.out
-
-
-# --- UBJSON (Draft 12: ubjson.org/type-reference; the same text is kept as UBJSON-Specification.md in
-# github.com/Iotic-Labs/py-ubjson) ------------------------------------------------------------------------
-
-
-def _ukey(k: bytes) -> bytes:
-    """An object key: an integer length and the bytes, with no S marker ("must not be included")."""
-    return b"U" + bytes([len(k)]) + k
-
-
-def ubjson_cases() -> list[Case]:
-    # {"a": value} as an unsized object, so that a value that ends too early or too late shows as a
-    # malformed object instead of bytes after the root
-    c = _Cases("ubjson", lambda v: b"{" + _ukey(b"a") + v + b"}")
-
-    def wrap(doc) -> str:
-        return hash_of({"a": doc})
-
-    ty = "spec/types"
-    for name, raw, doc, what in [
-        ("null", b"Z", None, "null Z"),
-        ("true", b"T", True, "true T"),
-        ("false", b"F", False, "false F"),
-        ("int8-min", b"i\x80", -128, "int8 -128"),
-        ("int8-negative-one", b"i\xff", -1, "int8 -1"),
-        ("uint8-max", b"U\xff", 255, "uint8 255"),
-        ("int16-min", b"I\x80\x00", -32768, "int16 -32768 (big-endian)"),
-        ("int16-big-endian", b"I\x01\x02", 258, "int16 258: the bytes 01 02 are big-endian"),
-        ("int32-min", b"l\x80\x00\x00\x00", -(1 << 31), "int32 -2^31"),
-        ("int64-min", b"L\x80" + b"\x00" * 7, -(1 << 63), "int64 -2^63"),
-        ("int64-max", b"L\x7f" + b"\xff" * 7, (1 << 63) - 1, "int64 2^63-1"),
-        ("int64-small", b"L" + struct.pack(">q", 1), 1, "1 as int64: not the smallest type, still valid"),
-        ("float32", b"d" + struct.pack(">f", 1.5), 1.5, "float32 1.5"),
-        ("float32-widened", b"d" + struct.pack(">f", 0.1), struct.unpack(">f", struct.pack(">f", 0.1))[0],
-         "float32 0.1: read as the float32 value, widened exactly (not as the double 0.1)"),
-        ("float64", b"D" + struct.pack(">d", -0.25), -0.25, "float64 -0.25"),
-        ("float64-negative-zero", b"D" + struct.pack(">d", -0.0), -0.0, "float64 -0.0 (the sign is data)"),
-        ("float64-subnormal", b"D" + struct.pack(">d", 5e-324), 5e-324, "float64 5e-324, the smallest subnormal"),
-        ("string-empty", b"SU\x00", "", "an empty string"),
-        ("string-utf8", b"SU\x09" + "ü水😀".encode(), "ü水😀", "a string of 2-, 3- and 4-byte UTF-8"),
-    ]:  # fmt: skip
-        c.value(ty, f"valid-{name}", f"valid: {what} (Draft 12, Value Types)", ACCEPT, raw, (wrap(doc),))
-    # Data Format: "length: a positive, integer numeric type (uint8, int16, int32, int64)"; int8 is
-    # what the spec's own examples use ([S][i][3][ham]).
-    ln = "spec/length"
-    for marker, length in [(b"i", b"\x03"), (b"U", b"\x03"), (b"I", b"\x00\x03"), (b"l", b"\x00\x00\x00\x03"),
-                           (b"L", b"\x00" * 7 + b"\x03")]:  # fmt: skip
-        kind = {b"i": "int8", b"U": "uint8", b"I": "int16", b"l": "int32", b"L": "int64"}[marker]
-        c.value(ln, f"string-length-{kind}", f"a string whose length is an {kind} (Draft 12, Data Format)", ACCEPT,
-                b"S" + marker + length + b"abc", (wrap("abc"),))  # fmt: skip
-        c.add(ln, f"key-length-{kind}", f"a key whose length is an {kind} (Draft 12, Object)", ACCEPT,
-              b"{" + marker + length + b"abci\x01}", (hash_of({"abc": 1}),))  # fmt: skip
-    c.add(ln, "key-empty", "an empty key (length 0)", ACCEPT, b"{U\x00i\x01}", (hash_of({"": 1}),))
-    for name, raw, what in [
-        ("string-length-negative", b"Si\xffab", "a string length of int8 -1"),
-        ("string-length-negative-int32", b"Sl\x80\x00\x00\x00ab", "a string length of int32 -2^31"),
-        ("string-length-float", b"Sd" + struct.pack(">f", 3.0) + b"abc", "a string length given as a float32"),
-        ("string-length-char", b"SC\x03abc", "a string length given as a char"),
-        ("string-length-string", b"SSU\x013abc", "a string length given as a string"),
-        ("string-length-high-precision", b"SHU\x013abc", "a string length given as a high-precision number"),
-        ("string-length-missing", b"S", "S followed by the object's end marker"),
-    ]:
-        c.value(ln, name, f"{what}: the length must be a non-negative integer type (Draft 12, Data Format)",
-                REJECT, raw)  # fmt: skip
-    c.add(ln, "key-length-negative", "a key length of int8 -1 (Draft 12, Data Format)", REJECT, b"{i\xffai\x01}")
-    c.add(ln, "key-with-s-marker", 'a key written with an S marker: "the S marker must not be included" (Draft 12, '
-          "Object)", REJECT, b"{SU\x01ai\x01}")  # fmt: skip
-    # Char: "an unsigned byte meant to represent a single printable ASCII character (decimal values
-    # 0-127). It must not have a decimal value larger than 127."
-    ch = "spec/char"
-    c.value(ch, "char-letter", "char 'a' (Draft 12, Char): the string \"a\"", ACCEPT, b"Ca", (wrap("a"),))
-    c.value(ch, "char-127", "char 127, the largest allowed (Draft 12, Char)", ACCEPT, b"C\x7f", (wrap("\x7f"),))
-    for v in (0x80, 0xC3, 0xFF):
-        c.value(ch, f"char-{v}", f"char {v}: above 127 (Draft 12, Char: must not be larger than 127)", REJECT,
-                bytes([0x43, v]))  # fmt: skip
-    c.value(ch, "char-nul", "char 0: within 0-127, but NUL is outside the data model (spec/data-model.md)", IMPL,
-            b"C\x00", (wrap("\x00"),))  # fmt: skip
-    # High-precision: "encoded as a string ... Values must be written out in accordance with the
-    # original JSON number type specification" (json.org). The data model has int64/uint64 and
-    # doubles: an integer that fits is read as that integer, anything else as the nearest double, and
-    # a decoder may refuse numbers it cannot hold (RFC 8259 §6 allows range and precision limits).
-    hp = "spec/number-grammar"
-    for name, text, allowed in [
-        ("integer", "12345678901234567890", (12345678901234567890, 12345678901234567890.0)),
-        ("negative", "-42", (-42, -42.0)),
-        ("pi", "3.14159265358979323846", (3.141592653589793,)),
-        ("exponent", "1.5e300", (1.5e300,)),
-        ("beyond-uint64", "18446744073709551616", (18446744073709551616.0,)),
-    ]:
-        c.value(hp, f"high-precision-{name}", f"high-precision number {text}: an integer that fits, or the nearest "
-                "double, or refused (Draft 12, High-Precision)", IMPL, b"HU" + bytes([len(text)]) + text.encode(),
-                tuple(wrap(v) for v in allowed))  # fmt: skip
-    for name, text in [
-        ("letters", "abc"),
-        ("leading-plus", "+1"),
-        ("leading-zero", "01"),
-        ("bare-fraction", ".5"),
-        ("trailing-dot", "1."),
-        ("two-dots", "1.2.3"),
-        ("hex", "0x10"),
-        ("nan", "NaN"),
-        ("infinity", "Infinity"),
-        ("empty", ""),
-        ("space", " 1"),
-    ]:
-        c.value(hp, f"high-precision-{name}", f"high-precision {text!r}: not a JSON number, which H must be (Draft 12, "
-                "High-Precision)", REJECT, b"HU" + bytes([len(text)]) + text.encode())  # fmt: skip
-    c.value(hp, "high-precision-spec-example", "high-precision '-1.93+E190': the spec's own example, yet not a "
-            "JSON number (Draft 12, High-Precision): reading it is the decoder's choice", IMPL,
-            b"Hi\x0a-1.93+E190")  # fmt: skip
-    c.value(hp, "high-precision-length-negative", "high-precision with a length of int8 -1", REJECT, b"Hi\xff1")
-    # Optimized format: $ type before # count, a type never without a count, counts >= 0, no end
-    # marker after a count, exactly `count` children.
-    opt = "spec/optimized"
-    for name, raw, doc, what in [
-        ("count", b"[#U\x03i\x01i\x02i\x03", [1, 2, 3], "an array with a count and no type"),
-        ("type-count", b"[$i#U\x03\x01\x02\x03", [1, 2, 3], "an array of int8 with type and count"),
-        ("type-count-int16", b"[$I#U\x02\x01\x00\xff\xff", [256, -1], "an array of int16 with type and count"),
-        ("type-count-float64", b"[$D#U\x02" + struct.pack(">dd", 1.5, -2.0), [1.5, -2.0], "float64, type and count"),
-        ("type-count-string", b"[$S#U\x02U\x01xU\x02yz", ["x", "yz"], "strings with type and count"),
-        ("type-count-empty", b"[$i#U\x00", [], "an empty typed array"),
-        ("count-empty", b"[#U\x00", [], "an empty sized array"),
-        ("count-int16", b"[#I\x00\x02TF", [True, False], "a count given as an int16"),
-        ("marker-only-true", b"[$T#U\x03", [True, True, True], "an array of 3 true: the type marker is the value"),
-        ("marker-only-null", b"[$Z#U\x02", [None, None], "an array of 2 null: the type marker is the value"),
-        ("object-count", b"{#U\x02U\x01bi\x01U\x01cZ", {"b": 1, "c": None}, "an object with a count"),
-        ("object-type-count", b"{$i#U\x02U\x01b\x01U\x01c\x02", {"b": 1, "c": 2}, "an int8 object, type and count"),
-        ("object-marker-only", b"{$Z#U\x02U\x01bU\x01c", {"b": None, "c": None},
-         "an object of null values: names only (the spec's example)"),
-        ("nested-typed", b"[$[#U\x02#U\x01i\x01#U\x00", [[1], []],
-         "an array typed as arrays: each child starts at its count (Draft 12, the type is [ for every child)"),
-        ("unsized", b"[i\x01[]{}]", [1, [], {}], "unsized containers with end markers"),
-    ]:  # fmt: skip
-        expect = IMPL if name == "nested-typed" else ACCEPT  # nesting typed containers: see ubjson issue 73
-        c.value(opt, f"valid-{name}", f"valid: {what} (Draft 12, Optimized Format)", expect, raw, (wrap(doc),))
-    c.value(opt, "uint8-typed-array", "an array typed uint8: \"to store binary data, use a strongly-typed array of "
-            "uint8\" (Draft 12, Data Format): binary or an array of integers", IMPL, b"[$U#U\x03\x01\x02\xff",
-            (wrap(b"\x01\x02\xff"), wrap([1, 2, 255])))  # fmt: skip
-    for name, raw, what in [
-        ("type-without-count", b"[$i\x01\x02]", "a type with no count: \"a type cannot be specified by itself\""),
-        ("count-before-type", b"[#U\x02$i\x01\x02", "a count before the type: the type \"must be done so before "
-         "count\""),
-        ("count-negative", b"[#i\xffi\x01", "a count of int8 -1: \"a count must be >= 0\""),
-        ("count-negative-int64", b"[#L" + b"\xff" * 8 + b"i\x01", "a count of int64 -1"),
-        ("count-and-end-marker", b"[#U\x01i\x01]", "a count and then an end marker: \"must not specify an "
-         "end-marker\""),
-        ("count-too-few", b"[#U\x03i\x01i\x02", "a count of 3 with 2 children"),
-        ("count-float", b"[#d" + struct.pack(">f", 2.0) + b"i\x01i\x02", "a count given as a float32"),
-        ("count-string", b"[#SU\x012i\x01i\x02", "a count given as a string"),
-        ("count-missing", b"[#", "# with no count"),
-        ("type-missing", b"[$", "$ with no type"),
-        ("type-unknown", b"[$X#U\x01\x00", "a type marker X that Draft 12 does not define"),
-        ("object-type-without-count", b"{$iU\x01b\x01}", "an object with a type and no count"),
-        ("object-count-too-few", b"{#U\x02U\x01bi\x01", "an object with a count of 2 and 1 pair"),
-    ]:  # fmt: skip
-        c.value(opt, name, f"{what} (Draft 12, Optimized Format)", REJECT, raw)
-    # No-op: "when decoding, No-Op values should be skipped. Also, they can only occur as elements of a
-    # container."
-    nop = "spec/noop"
-    c.value(nop, "noop-in-array", "no-ops among an unsized array's elements are skipped (Draft 12, No-Op)", ACCEPT,
-            b"[Ni\x01NNi\x02N]", (wrap([1, 2]),))  # fmt: skip
-    c.value(nop, "noop-only", "an unsized array of no-ops only: empty (Draft 12, No-Op)", ACCEPT, b"[NN]",
-            (wrap([]),))  # fmt: skip
-    c.add(nop, "noop-between-pairs", "a no-op between an object's pairs: the spec says elements of a container, and "
-          "an object's elements are pairs, so skipping is the natural reading but not stated", IMPL,
-          b"{NU\x01ai\x01N}", (hash_of({"a": 1}),))  # fmt: skip
-    c.value(nop, "noop-in-sized-array", "a no-op inside a sized array: whether it counts as a child is not said",
-            IMPL, b"[#U\x02Ni\x01i\x02", (wrap([1, 2]),))  # fmt: skip
-    c.value(nop, "noop-as-value", "a no-op where an object's value should be: skipped, the next byte is read as "
-            "the value (here the end marker) or refused", IMPL, b"N")  # fmt: skip
-    c.add(nop, "noop-at-root", "a no-op before the root value: no-ops \"can only occur as elements of a container\"",
-          REJECT, b"N{}")  # fmt: skip
-    c.add(nop, "noop-only-input", "the input is a single no-op: no value at all", REJECT, b"N")
-    st = "spec/structure"
-    for name, raw, what in [
-        ("unknown-marker", b"X", "a marker Draft 12 does not define (X)"),
-        ("marker-lower-u", b"u\x00\x01", "u, a later draft's uint16, not in Draft 12"),
-        ("marker-b", b"B\x01", "B, an earlier draft's byte, not in Draft 12"),
-        ("marker-e", b"E", "E, an earlier draft's end marker"),
-        ("end-of-array-in-object", b"]", "] where a value is expected"),
-        ("array-closed-by-brace", b"[i\x01}", "an array closed by }"),
-    ]:
-        c.value(st, f"structure-{name}", f"{what} (Draft 12)", REJECT, raw)
-    # the input ends inside a value: {"a": X} cut inside X (no closing marker follows to be misread)
-    for name, raw, what in [
-        ("int16", b"I\x01", "int16 with 1 of 2 bytes"),
-        ("int64", b"L\x00\x00\x00", "int64 with 3 of 8 bytes"),
-        ("float64", b"D\x00\x00\x00\x00", "float64 with 4 of 8 bytes"),
-        ("float32", b"d\x00", "float32 with 1 of 4 bytes"),
-        ("char", b"C", "C with no byte after it"),
-        ("string", b"SU\x05ab", "a string of 5 bytes with 2"),
-        ("string-length", b"SI\x00", "a string whose int16 length has 1 of 2 bytes"),
-        ("high-precision", b"HU\x0512", "a high-precision number of 5 bytes with 2"),
-        ("array", b"[i\x01", "an unsized array with no end marker"),
-        ("typed-array", b"[$l#U\x02\x00\x00\x00\x01\x00", "a typed int32 array of 2 with 1.25 elements"),
-    ]:
-        c.add("spec/truncated-header", f"truncated-{name}", f"{what}: the input ends inside a value (Draft 12)",
-              REJECT, b"{U\x01a" + raw)  # fmt: skip
-    c.add("spec/truncated-header", "truncated-key", "a key of 5 bytes with 2: the input ends inside a key", REJECT,
-          b"{U\x05bc")  # fmt: skip
-    c.add(st, "structure-object-closed-by-bracket", "an object closed by ] (Draft 12)", REJECT, b"{U\x01ai\x01]")
-    c.add(st, "structure-object-key-without-value", "an object whose last key has no value (Draft 12)", REJECT,
-          b"{U\x01a}")  # fmt: skip
-    c.add(st, "structure-empty", "no bytes at all", REJECT, b"")
-    c.add(st, "structure-root-array", "an array at the root: UBJSON, outside the data model (root is a map)", IMPL,
-          b"[i\x01]", (hash_of([1]),))  # fmt: skip
-    c.add(st, "structure-root-scalar", "a number at the root: UBJSON, outside the data model", IMPL, b"i\x01",
-          (hash_of(1),))  # fmt: skip
-    c.add(st, "structure-empty-object", "the empty unsized object", ACCEPT, b"{}", (hash_of({}),))
-    # Numeric: "Numeric values of infinity (and NaN) are to be encoded as a null in all cases": a
-    # writer's rule; a decoder given one may read it (outside the data model) or refuse it.
-    for name, raw, what in [
-        ("float64-nan", b"D" + struct.pack(">d", math.nan), "float64 NaN"),
-        ("float64-infinity", b"D" + struct.pack(">d", math.inf), "float64 +infinity"),
-        ("float32-nan", b"d" + struct.pack(">f", math.nan), "float32 NaN"),
-    ]:
-        c.value("spec/data-model", name, f"{what}: to be written as null (Draft 12, Numeric), outside the data model",
-                IMPL, raw)  # fmt: skip
-    # String: "the UBJSON string value requires UTF-8 encoding" (keys are strings too).
-    utf = "spec/utf8"
-    for name, raw, what in [
-        ("byte-ff", b"SU\x03x\xffy", "0xFF"),
-        ("overlong", b"SU\x02\xc0\xaf", "an overlong '/'"),
-        ("surrogate-encoded", b"SU\x03\xed\xa0\x80", "UTF-8 of a surrogate (CESU-8)"),
-        ("truncated", b"SU\x02x\xc3", "a 2-byte sequence cut by the length"),
-    ]:
-        c.value(utf, f"utf8-{name}", f"string with {what} (Draft 12, String: requires UTF-8)", REJECT, raw)
-    c.add(utf, "utf8-key", "a key with 0xFF (Draft 12, String: requires UTF-8)", REJECT, b"{U\x02k\xffi\x01}")
-    c.value(utf, "utf8-high-precision", "a high-precision number with 0xFF (a string, so UTF-8, and not a number)",
-            REJECT, b"HU\x021\xff")  # fmt: skip
-    c.add("spec/duplicate-keys", "duplicate-key", "the same key twice (Draft 12 does not say which wins)", IMPL,
-          b"{U\x01ai\x01U\x01ai\x02}", _dup_hashes())  # fmt: skip
-    c.add("spec/trailing", "trailing-byte", "a null after the root object: one value and extra bytes", IMPL,
-          b"{U\x01ai\x01}Z", (hash_of({"a": 1}),))  # fmt: skip
     return c.out
 
 
@@ -1086,12 +444,12 @@ def mutation_cases(seed: int) -> list[Case]:
     return out
 
 
-SPEC_CASES = {
-    "json": json_cases,
-    "msgpack": msgpack_cases,
-    "cbor": cbor_cases,
+SPEC_CASES: dict[str, Callable[[], list[Case]]] = {
+    "json": lambda: table_cases("json"),
+    "msgpack": lambda: table_cases("msgpack"),
+    "cbor": lambda: table_cases("cbor"),
     "bson": bson_cases,
-    "ubjson": ubjson_cases,
+    "ubjson": lambda: table_cases("ubjson"),
 }
 
 
@@ -1143,131 +501,6 @@ def write_cases(corpus_dir: Path, seed: int = DEFAULT_SEED) -> dict:
 
 def load_manifest(corpus_dir: Path) -> dict:
     return json.loads((corpus_dir / "robustness" / "manifest.json").read_text())
-
-
-# --- your own cases (`serbench robustness --cases PATH`) ------------------------------------------------
-
-#: where your own cases are copied, beside the built-in ones (which a run with them leaves as they are)
-USER_FOLDER = "robustness-user"
-#: a file name's prefix that says what a correct decoder must do, as JSONTestSuite names its files
-#: (github.com/nst/JSONTestSuite, test_parsing/: y_ must be accepted, n_ rejected, i_ either)
-PREFIXES = {"y_": ACCEPT, "n_": REJECT, "i_": IMPL}
-
-
-class CaseFolderError(ValueError):
-    """A --cases folder that cannot be used: one line naming it and what to do."""
-
-
-def _ext_formats() -> dict[str, str]:
-    return {F.FORMATS[f].ext: f for f in FORMATS} | {"mp": "msgpack", "ubj": "ubjson"}
-
-
-def _case_name(stem: str) -> str:
-    """[a-z0-9-]+ from a file name: JSONTestSuite's `n_string_1_surrogate_then_escape_u1x` becomes
-    `n-string-1-surrogate-then-escape-u1x`."""
-    name = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in stem.lower())
-    return "-".join(part for part in name.split("-") if part) or "case"
-
-
-def user_case(path: Path, fmt: str, cls: str) -> Case:
-    """One file as a case: its expectation from its name's prefix (PREFIXES; any other name:
-    implementation-defined, so only crashes, hangs and blow-ups count against a library). A file that
-    must be accepted is held to the hash of what the strict reference decoder reads; when that decoder
-    refuses it (a value outside serbench's data model, such as a duplicate key or a number beyond a
-    double), accepting any value or rejecting is right, and the description says why."""
-    data = path.read_bytes()
-    expect = next((e for p, e in PREFIXES.items() if path.name.startswith(p)), IMPL)
-    desc, hashes = f"{path.name} (your file)", ()
-    if expect == ACCEPT:
-        try:
-            value = F.DECODERS[fmt](data)
-            hashes = (hash_of(value),)
-        except (F.FormatError, TypeError, ValueError, RecursionError) as e:
-            expect = IMPL
-            desc += f"; valid, but serbench's reference decoder cannot read it ({str(e)[:200]})"
-        else:
-            if fmt == "json" and not _finite(value):
-                # 1e400 is valid JSON text, but RFC 8259 §6 lets a parser limit the range of numbers
-                # (the built-in case json/number-overflow is implementation-defined for that reason)
-                expect, hashes = IMPL, ()
-                desc += "; a number beyond binary64, which RFC 8259 §6 lets a parser refuse"
-    elif expect == IMPL and not any(path.name.startswith(p) for p in PREFIXES):
-        desc += "; no y_, n_ or i_ prefix: any clean answer is right"
-    return Case(_case_name(path.stem), fmt, cls, desc, expect, data, hashes)
-
-
-def _finite(value) -> bool:
-    """No infinite or NaN float anywhere in a decoded value (iterative: a case may nest deeply)."""
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, float) and not math.isfinite(v):
-            return False
-        if isinstance(v, dict):
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
-    return True
-
-
-def user_cases(folder: Path) -> tuple[list[Case], list[str]]:
-    """The cases of a folder of your own files (the folder and its subfolders), or of one such file
-    (the input that broke a service), by extension (.json, .msgpack or .mp, .cbor, .bson, .ubjson or
-    .ubj), and the names of the files skipped for another extension. Their class is `user/<folder
-    name>` (a single file's folder); two names that clean to one get -2, -3, ..."""
-    formats, cases, skipped, taken = _ext_formats(), [], [], set()
-    exts = ", ".join(sorted(f".{e}" for e in formats))
-    if not folder.exists():
-        raise CaseFolderError(f"{folder}: no such file or folder; give a folder of case files (or one) to --cases")
-    if folder.is_file():
-        if formats.get(folder.suffix.lower().lstrip(".")) is None:
-            raise CaseFolderError(f"{folder}: not a case file (the extensions read are {exts})")
-        files, top = [folder], folder.parent
-    elif folder.is_dir():
-        files, top = sorted(p for p in folder.rglob("*") if p.is_file()), folder
-    else:
-        raise CaseFolderError(f"{folder}: neither a folder nor a file; give a folder of case files to --cases")
-    cls = f"user/{_case_name(top.resolve().name)}"
-    for path in files:
-        fmt = formats.get(path.suffix.lower().lstrip("."))
-        if fmt is None:
-            skipped.append(str(path.relative_to(top)))
-            continue
-        try:
-            case = user_case(path, fmt, cls)
-        except OSError as e:
-            raise CaseFolderError(f"{path}: cannot read it ({e.strerror or e})") from None
-        name, n = case.name, 1
-        while (fmt, name) in taken:
-            n += 1
-            name = f"{case.name}-{n}"
-        taken.add((fmt, name))
-        cases.append(dataclasses.replace(case, name=name))
-    if not cases:
-        raise CaseFolderError(f"{folder}: no case file in it (the extensions read are {exts})")
-    return cases, skipped
-
-
-def write_user_cases(corpus_dir: Path, folder: Path, cases: list[Case]) -> dict:
-    """Copy your cases to `<corpus_dir>/robustness-user/` (what was there before goes) and return
-    their manifest, which names the folder they came from."""
-    dest = corpus_dir / USER_FOLDER
-    if dest.exists():
-        shutil.rmtree(dest)
-    for c in cases:
-        path = dest / c.file
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomic(path, c.data)
-    manifest = {
-        "version": MANIFEST_VERSION,
-        "seed": None,
-        "source": str(folder.resolve()),
-        "folder": USER_FOLDER,
-        "hash_version": objhash.HASH_VERSION,
-        "cases": [c.entry() for c in cases],
-    }
-    _write_atomic(dest / "manifest.json", json.dumps(manifest, indent=1).encode())
-    return manifest
 
 
 def folder_of(manifest: dict) -> str:
