@@ -82,7 +82,7 @@ def test_a_run_gives_each_harness_the_share_of_the_canarys_slowdown_its_times_fe
     cmp = compare.compare(store, "a", "b", n_boot=50)  # compare reads the samples with the run's slope
     assert [r.ratio for r in cmp.rows] == [pytest.approx(1.0)]
     # canary_effect --slope 1 finalizes a copy so: the ratio estimator's 800 ns, 20% off A
-    tool = Path(__file__).resolve().parents[2] / "tools" / "canary_effect.py"
+    tool = Path(__file__).resolve().parents[2] / "research" / "canary_effect.py"
     cmd = [sys.executable, str(tool), "a", "b", "--db", str(tmp_path / "s.db")]
     out = subprocess.run([*cmd, "--slope", "1"], capture_output=True, text=True, check=True).stdout
     stored, rest = out.split("With a slope of 1 for every harness (the ratio estimator):")
@@ -130,7 +130,7 @@ def _finalized(store: Store, run_id: str, lib: tuple[float, int], base: tuple[fl
 def test_canary_effect_with_a_deadzone_corrects_only_the_canarys_distance_beyond_it(tmp_path):
     """All of B's processes ran on a core 1.5 times slower than A's (canary 30,000 ns against the
     reference 20,000), and so did their times: as stored, B is brought to A (slope 1: the canary did not
-    move within a cell). `tools/canary_effect.py --deadzone 0.5` (wider than log 1.5 = 0.405) leaves B as
+    move within a cell). `research/canary_effect.py --deadzone 0.5` (wider than log 1.5 = 0.405) leaves B as
     measured, 1.5 times A, exactly as without the canary; `--deadzone 0.2` corrects only the 0.205 beyond
     the zone: 1.5 x exp(-0.205) = 1.221. The runs' lines say the zone they were finalized with."""
     import subprocess
@@ -140,7 +140,7 @@ def test_canary_effect_with_a_deadzone_corrects_only_the_canarys_distance_beyond
     store = Store(tmp_path / "s.db")
     _finalized(store, "a", (1_000, 20_000), (200, 20_000))
     _finalized(store, "b", (1_500, 30_000), (300, 30_000))
-    tool = Path(__file__).resolve().parents[2] / "tools" / "canary_effect.py"
+    tool = Path(__file__).resolve().parents[2] / "research" / "canary_effect.py"
     cmd = [
         sys.executable,
         str(tool),
@@ -217,7 +217,7 @@ def test_canary_effect_shows_both_ways_and_leaves_the_store_alone(tmp_path):
     for run, slow in (("a", 1.0), ("b", 1.1)):  # b: the host a tenth slower, which the canary sees
         _finalized(store, run, (1_000 * slow, int(20_000 * slow)), (200 * slow, int(20_000 * slow)))
     before = [dict(c) for c in store.cells("b")]
-    tool = Path(__file__).resolve().parents[2] / "tools" / "canary_effect.py"
+    tool = Path(__file__).resolve().parents[2] / "research" / "canary_effect.py"
     out = subprocess.run(
         [sys.executable, str(tool), "a", "b", "--db", str(tmp_path / "s.db")],
         capture_output=True,
@@ -249,7 +249,7 @@ def test_canary_effect_also_finalizes_with_another_share_of_the_fastest_processe
             _record(store, lib, rnd, ns, 20_000)
             _record(store, base, rnd, 200, 20_000)
         runner.finalize(store, run, 50, 1)
-    tool = Path(__file__).resolve().parents[2] / "tools" / "canary_effect.py"
+    tool = Path(__file__).resolve().parents[2] / "research" / "canary_effect.py"
     cmd = [sys.executable, str(tool), "a", "b", "--db", str(tmp_path / "s.db")]
     out = subprocess.run([*cmd, "--share", "1/3"], capture_output=True, text=True, check=True).stdout
     stored, third = out.split("fastest 0.333 of processes:")
@@ -301,7 +301,7 @@ def test_runs_divide_each_sample_by_a_running_median_of_canaries_and_canary_effe
             _record(store, base, rnd, 200, 20_000)
         runner.finalize(store, run, 50, 1)
     assert {c["bench"]: c["median_ns"] for c in store.cells("b")}["lib"] == pytest.approx(1_000)
-    tool = Path(__file__).resolve().parents[2] / "tools" / "canary_effect.py"
+    tool = Path(__file__).resolve().parents[2] / "research" / "canary_effect.py"
     out = subprocess.run(
         [sys.executable, str(tool), "a", "b", "--db", str(tmp_path / "s.db"), "--window", "process", "--window", "1"],
         capture_output=True,
@@ -405,7 +405,7 @@ def test_canary_effect_with_zone_none_corrects_every_process_as_runs_did_before_
         _record(store, lib, rnd, 1_000, canary_ns)
         _record(store, base, rnd, 200 * canary_ns / 20_000, canary_ns)
     runner.finalize(store, "b", 50, 1)
-    tool = Path(__file__).resolve().parents[2] / "tools" / "canary_effect.py"
+    tool = Path(__file__).resolve().parents[2] / "research" / "canary_effect.py"
     cmd = [sys.executable, str(tool), "a", "b", "--db", str(tmp_path / "s.db")]
     out = subprocess.run([*cmd, "--zone", "none", "--zone", "0.05"], capture_output=True, text=True, check=True)
     stored, rest = out.stdout.split("With every process corrected:")

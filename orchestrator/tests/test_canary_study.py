@@ -1,4 +1,4 @@
-"""tools/canary_study.py: a host that slows whole repetitions, which the canary sees, makes processes
+"""research/canary_study.py: a host that slows whole repetitions, which the canary sees, makes processes
 half a study apart disagree as measured and agree divided by the canary (docs/methodology.md, "The
 canary")."""
 
@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-_spec = importlib.util.spec_from_file_location("canary_study", ROOT / "tools" / "canary_study.py")
+sys.path.insert(0, str(ROOT / "research"))
+_spec = importlib.util.spec_from_file_location("canary_study", ROOT / "research" / "canary_study.py")
 canary_study = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(canary_study)
 

@@ -499,11 +499,11 @@ def test_a_library_of_another_language_says_which_lang_to_add():
         "import sys, serbench.cli as c\n"
         "c._main = lambda argv: [print('row', i) for i in range(200_000)] and 0\n"
         "sys.exit(c.main([]))",
-        # the wrapper tools/*.py use
+        # the wrapper research/*.py use
         "import sys\nfrom serbench import pipes\n"
         "sys.exit(pipes.exit_code(lambda: [print('row', i) for i in range(200_000)] and 0))",
     ],
-    ids=["cli", "tools"],
+    ids=["cli", "research"],
 )
 def test_output_piped_to_head_ends_without_a_traceback_and_with_the_status_of_sigpipe(program):
     # `serbench report RUN | head`: the reader closes the pipe after one line; Python would print a

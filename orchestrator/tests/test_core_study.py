@@ -1,4 +1,4 @@
-"""tools/core_study.py: planted slow episodes are told apart from episodes shared by the CPUs, and the
+"""research/core_study.py: planted slow episodes are told apart from episodes shared by the CPUs, and the
 loop really runs on each CPU (docs/methodology.md, "A seventh pair, and the two cores")."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("core_study", ROOT / "tools" / "core_study.py")
+_spec = importlib.util.spec_from_file_location("core_study", ROOT / "research" / "core_study.py")
 core_study = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(core_study)
 

@@ -1,4 +1,4 @@
-"""tools/noise_study.py's answers to bad input: one line naming what is wrong, exit status 2."""
+"""research/noise_study.py's answers to bad input: one line naming what is wrong, exit status 2."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("noise_study", ROOT / "tools" / "noise_study.py")
+_spec = importlib.util.spec_from_file_location("noise_study", ROOT / "research" / "noise_study.py")
 noise_study = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(noise_study)
 

@@ -1,4 +1,4 @@
-"""tools/pair_study.py on a synthetic store: planted process noise and a planted drift are found."""
+"""research/pair_study.py on a synthetic store: planted process noise and a planted drift are found."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 from serbench import canary
 
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("pair_study", ROOT / "tools" / "pair_study.py")
+_spec = importlib.util.spec_from_file_location("pair_study", ROOT / "research" / "pair_study.py")
 pair_study = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(pair_study)
 

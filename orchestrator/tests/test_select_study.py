@@ -1,4 +1,4 @@
-"""tools/select_study.py on a synthetic store: the canary as a selector keeps the clean processes where
+"""research/select_study.py on a synthetic store: the canary as a selector keeps the clean processes where
 a correction overshoots, and falls back to the correction where a cell has no clean process."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 from serbench import canary
 
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("select_study", ROOT / "tools" / "select_study.py")
+_spec = importlib.util.spec_from_file_location("select_study", ROOT / "research" / "select_study.py")
 select_study = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(select_study)
 

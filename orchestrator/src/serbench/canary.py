@@ -60,7 +60,7 @@ MAX_SLOPE = 1.0
 # adaptation by wavelet shrinkage", Biometrika 81(3), 1994). 0: every canary's distance is corrected.
 # Measured on two quick pairs (docs/studies/canary-deadzone.md, "A deadzone around the clean canary time"), a quiet
 # one and a noisy one: every width tried (0.02, 0.05, 0.1) agreed on fewer cells than none, by 1.4-6.5
-# points, so runs use none; tools/canary_effect.py --deadzone measures it again on a stored pair.
+# points, so runs use none; research/canary_effect.py --deadzone measures it again on a stored pair.
 DEADZONE = 0.0
 # How far above the run's own clean canary time (`reference` of its processes) a process's canary median may be
 # for the process to count as clean (`brought`): a cell's time then comes from its clean processes, brought
@@ -71,7 +71,7 @@ DEADZONE = 0.0
 # clean processes instead of correcting them"; `serbench compare` of the same samples) it agreed on 0.5 to
 # 5.4 points more cells than correcting every process (2.0 on average; 0.5 and 2.4 on the two pairs the
 # zone was not chosen on), and on 0.2 fewer on the first pair made with it, a quiet one; in
-# tools/select_study.py 5% agreed on more cells than 3% and as many as 10%.
+# research/select_study.py 5% agreed on more cells than 3% and as many as 10%.
 ZONE = 0.05
 # The fewest clean processes a cell's time is computed from (`brought`): with one, its interval would be that
 # process's samples alone and say nothing of the spread between processes, so such a cell is corrected.

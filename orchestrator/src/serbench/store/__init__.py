@@ -142,17 +142,17 @@ class RunBusy(StoreError):
 
 class Store:
     # How many canaries around a sample it is divided by (canary.factors; None: the process's median). Runs
-    # keep canary.WINDOW; tools/canary_effect.py --window finalizes a copy of a store other ways.
+    # keep canary.WINDOW; research/canary_effect.py --window finalizes a copy of a store other ways.
     canary_window: int | None = canary.WINDOW
     # The slope every harness's times are given (canary.slope); None: each harness's own, fitted from the
-    # run (runner.canary_references). tools/canary_effect.py --slope finalizes a copy of a store other ways.
+    # run (runner.canary_references). research/canary_effect.py --slope finalizes a copy of a store other ways.
     canary_slope: float | None = None
     # The deadzone every harness's canary is given (canary.factor); None: canary.DEADZONE.
-    # tools/canary_effect.py --deadzone finalizes a copy of a store other ways.
+    # research/canary_effect.py --deadzone finalizes a copy of a store other ways.
     canary_deadzone: float | None = None
     # The zone above a run's clean canary time within which a process is chosen as clean (canary.brought);
     # None: no choice, every process corrected (as runs finalized before 2026-12-05). Runs keep canary.ZONE;
-    # tools/canary_effect.py --zone finalizes a copy of a store other ways.
+    # research/canary_effect.py --zone finalizes a copy of a store other ways.
     canary_zone: float | None = canary.ZONE
 
     def __init__(self, path: Path):

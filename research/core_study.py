@@ -13,7 +13,7 @@ leaves alone: "The episodes double a tight loop"). Each window's slowdown is the
 3. per pair of CPUs: how their log-slowdowns correlate over windows of 20 ms, 100 ms and 500 ms (near
    0: each CPU is slowed by a neighbour of its own, and the other CPU may be clean meanwhile).
 
-    .venv/bin/python tools/core_study.py [--seconds 60] [--cpus 0,1]
+    .venv/bin/python research/core_study.py [--seconds 60] [--cpus 0,1]
 
 It is a benchmark: it keeps every CPU busy for --seconds, so run nothing else meanwhile. It needs a C
 compiler (`cc`), which the native harness needs too.

@@ -15,9 +15,9 @@ cell's the fast quarter of its processes (stats.fast_mean), a row's net its time
 cell's (same harness, dataset and format), rows at or below their baseline left out; a row agrees
 within compare.AGREE. This approximates what `runner.finalize` does (which also applies the running
 median of canary.WINDOW and each harness's fitted slope, against the store's reference), so compare
-its "ratio" with `tools/canary_effect.py` before reading a difference.
+its "ratio" with `research/canary_effect.py` before reading a difference.
 
-    .venv/bin/python tools/select_study.py RUN_A RUN_B [--db results/serbench.db] [--zone 0.05 ...]
+    .venv/bin/python research/select_study.py RUN_A RUN_B [--db results/serbench.db] [--zone 0.05 ...]
 
 Read-only; about a second for two quick runs of the default matrix.
 """

@@ -16,7 +16,7 @@ that zone above the run's clean canary time, or `--zone none` with every process
 finalized with an earlier estimator again with today's. The store is not changed: the runs are finalized
 again in a temporary copy.
 
-    .venv/bin/python tools/canary_effect.py RUN_A RUN_B [--db results/serbench.db]
+    .venv/bin/python research/canary_effect.py RUN_A RUN_B [--db results/serbench.db]
         [--share 1/3 ...] [--window 1 ...] [--slope 1 ...] [--deadzone 0.02 ...] [--zone 0.05|none ...]
 
 Prints, for each way, compare's agreement line, the agreement of each harness's cells, and each run's median
@@ -36,13 +36,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "orchestrator" / "src"))
 
-from serbench import canary, compare, pipes, runner, stats  # noqa: E402
+from serbench import canary, compare, compare_text, pipes, runner, stats  # noqa: E402
 from serbench.store import Store  # noqa: E402
 
 
 def summary(store: Store, a: str, b: str) -> list[str]:
     cmp = compare.compare(store, a, b)
-    out = compare.agreement(cmp.rows)
+    out = compare_text.agreement(cmp.rows)
     by: dict[str, list[int]] = {}
     for r in compare.countable(cmp.rows):
         n = by.setdefault(r.key[0], [0, 0])

@@ -5,7 +5,7 @@ spread of the process medians (robust CV and max/min), that spread after dividin
 running median of its process's canaries as runs do ("÷canary", protocol 1.9, canary.factors), the
 grand median and the minor page faults.
 
-    .venv/bin/python tools/noise_study.py --harness native --bench msgpack-c --test tree \\
+    .venv/bin/python research/noise_study.py --harness native --bench msgpack-c --test tree \\
         --format msgpack --dataset size-4 --processes 15 --budget-ms 100
 
 Conditions: plain; pinned (harness on the last allowed core, this process on the first); no-aslr

@@ -4,7 +4,7 @@ times in alternating fresh processes (a) the decode alone, (b) the decode + the 
 issue 69), (c) the row's baseline (hash-object / hash-typed), and prints per row the medians and
 (b - c) / (a): how far the net time of the new scheme is from the decode alone.
 
-    harnesses/python/.venv/bin/python tools/python_walk_study.py [--rounds N] [--budget-ms N] [--corpus DIR]
+    harnesses/python/.venv/bin/python research/python_walk_study.py [--rounds N] [--budget-ms N] [--corpus DIR]
 
 Run from the repository root after `./serbench build` (the harness's venv and its sbwalk extension) and
 `./serbench corpus`. Each measurement is one process (`--one`), run in the order a, b, c, a, b, c, ..."""

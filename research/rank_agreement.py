@@ -3,7 +3,7 @@ same build, every pair of rows of one (harness, dataset, test, format-agnostic) 
 do not overlap is checked: the faster row must also execute fewer net instructions. Prints the share
 that agree and lists the pairs that do not (issue 18, part 3).
 
-    .venv/bin/python tools/rank_agreement.py TIME_RUN INSTR_RUN [--db results/serbench.db]
+    .venv/bin/python research/rank_agreement.py TIME_RUN INSTR_RUN [--db results/serbench.db]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Why do two quick runs of the same build disagree? Reads two runs from the store and prints, from
 their process medians (docs/methodology.md, "What limits a quick pair's agreement"). It reads the
-samples as measured, without the canary of protocol 1.9 but in part 6 (`tools/canary_effect.py` shows
+samples as measured, without the canary of protocol 1.9 but in part 6 (`research/canary_effect.py` shows
 what the canary changes):
 
 1. run effects: per group, the RMS of each cell's B/A log-difference against the RMS its own
@@ -25,7 +25,7 @@ what the canary changes):
    `compare` reads the run (canary.factors: the running median of canary.WINDOW, the run's reference
    and slope).
 
-    .venv/bin/python tools/pair_study.py RUN_A RUN_B [--db results/serbench.db]
+    .venv/bin/python research/pair_study.py RUN_A RUN_B [--db results/serbench.db]
 
 Read-only; safe beside anything but a benchmark (it computes for a few seconds: 7 s on two runs of
 1,955 cells).

@@ -9,7 +9,7 @@ study):
 2. how often the fast quarter of one repetition's processes (stats.fast_mean, the runs' estimator) is
    within ±5% of the one half the study later: two quick runs of one build stand to each other so.
 
-    .venv/bin/python tools/canary_study.py --cell native:msgpack-c:tree:msgpack:size-4 \\
+    .venv/bin/python research/canary_study.py --cell native:msgpack-c:tree:msgpack:size-4 \\
         --cell native:jansson-load:tree:json:size-4 [--seconds 600] [--processes 4] [--budget-ms 25]
 
 It is a benchmark: run nothing else meanwhile. The harnesses must be built (`./serbench build`) and the
@@ -29,7 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "orchestrator" / "src"))
-sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "research"))
 
 import noise_study  # noqa: E402
 from serbench import canary, pipes, stats  # noqa: E402
