@@ -15,7 +15,7 @@ import { rows as v8serialize } from "./v8serialize.mjs";
 import { rows as typed } from "./typed.mjs";
 
 const SCHEMALESS = ["json", "json-pretty", "msgpack", "cbor", "bson", "ubjson", "ubjson-plain"];
-export const TYPED_FORMATS = ["json", "msgpack", "protobuf", "avro"];
+export const TYPED_FORMATS = ["json", "msgpack", "cbor", "protobuf", "avro"];
 
 const flatMeasures =
   "copy input + hash the harness's own object with its flat walk (lib/hash.mjs Flat, prebuilt outside the loop: pre-order typed arrays, scalars through a seed table, no type switch, no recursion): the hash's work (GC included)";

@@ -42,6 +42,8 @@ export const rows = [
   },
   msgpackrRow("msgpackr-records", true),
   msgpackrRow("msgpackr-typed", false),
+  cborxRow("cbor-x-records", true),
+  cborxRow("cbor-x-typed", false),
   {
     id: "protobufjs",
     library: "protobufjs",
@@ -140,6 +142,36 @@ function msgpackrRow(id, records) {
             decode: (bytes) => unpackr.unpack(bytes).records,
             encodeOne: (r) => packr.pack(r),
             decodeOne: (bytes) => unpackr.unpack(bytes),
+          };
+        },
+      };
+    },
+  };
+}
+
+function cborxRow(id, records) {
+  return {
+    id,
+    library: "cbor-x",
+    pkg: "cbor-x",
+    formats: ["cbor"],
+    tests: TYPED,
+    typed: true,
+    notes: records
+      ? "cbor-x's record extension (useRecords: true: a structure's keys once, as a tagged record definition, then its values), native string extractor; decode into plain objects read by field"
+      : "cbor-x without records (useRecords: false: every record a map), native string extractor; decode into plain objects read by field",
+    load: async () => {
+      const m = await import("cbor-x");
+      return {
+        typed: (_schema, recs) => {
+          const enc = new m.Encoder({ useRecords: records, tagUint8Array: false });
+          const dec = new m.Decoder({ useRecords: records });
+          const doc = { records: recs };
+          return {
+            encode: () => enc.encode(doc),
+            decode: (bytes) => dec.decode(bytes).records,
+            encodeOne: (r) => enc.encode(r),
+            decodeOne: (bytes) => dec.decode(bytes),
           };
         },
       };
