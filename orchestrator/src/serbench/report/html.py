@@ -67,7 +67,7 @@ def _header(run, cells, h: dict) -> list[str]:
         out.append(f'<p class="warn">{_e(h["unfinished"])}</p>')
     out.append(
         f'<p class="lede">{_e(h["how"])}, started {_e(h["started"])}; {_e(h["cpu_model"])}, {_e(h["cores"])} '
-        f"cores; {_e(', '.join(h['langs']))}; {_e(h['commit'].replace('**', ''))}.</p>"
+        f"cores; {_e(', '.join(h['langs']))}; commit {_e(_short_commit(run))}.</p>"
     )
     short = answer.precision_short(run, cells) if not h["counting"] else ""
     n = len(h["warnings"])
@@ -75,6 +75,12 @@ def _header(run, cells, h: dict) -> list[str]:
     if short or warned:
         out.append(f'<p class="precision">{_e(short)}{warned} <a href="#method">How this run was measured</a></p>')
     return out
+
+
+def _short_commit(run) -> str:
+    """The commit in a dozen characters, and whether the tree was dirty; the files are under the method."""
+    env = json.loads(run["env_json"])
+    return (env.get("git_commit") or "unknown")[:12] + (" (dirty working tree)" if env.get("git_dirty") else "")
 
 
 def _method_section(run, cells, h: dict) -> list[str]:
