@@ -296,6 +296,12 @@ export async function main(args) {
     if (cmd === "run") return await cmdRun(rest);
     if (cmd === "verify") return await cmdVerify(rest);
     if (cmd === "selftest") return await cmdSelftest(rest);
+    if (cmd === "code-size" && rest.length === 0) {
+      // not a protocol command: the orchestrator's build with --code-size (lib/codesize.mjs)
+      const { measure } = await import("./lib/codesize.mjs");
+      process.stdout.write(JSON.stringify(await measure(all())) + "\n");
+      return EXIT.OK;
+    }
     if (cmd === "-h" || cmd === "--help") {
       usage("help");
       return EXIT.OK;

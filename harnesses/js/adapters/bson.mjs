@@ -8,6 +8,7 @@ export const rows = [
     id: "js-bson",
     library: "bson",
     pkg: "bson",
+    bundle: ["bson"],
     formats: ["bson"],
     tests: ["write", "tree"],
     notes: "deserialize (useBigInt64, promoteBuffers, UTF-8 validated) / serialize; pure JS",

@@ -6,6 +6,7 @@ export const rows = [
     id: "cborg",
     library: "cborg",
     pkg: "cborg",
+    bundle: ["cborg"],
     formats: ["cbor"],
     tests: ["write", "tree"],
     notes:

@@ -8,6 +8,7 @@ function row(id, native) {
     id,
     library: "cbor-x",
     pkg: "cbor-x",
+    bundle: ["cbor-x"],
     formats: ["cbor"],
     tests: ["write", "tree"],
     notes: native

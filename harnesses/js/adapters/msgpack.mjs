@@ -7,6 +7,7 @@ export const rows = [
     id: "msgpack-javascript",
     library: "@msgpack/msgpack",
     pkg: "@msgpack/msgpack",
+    bundle: ["@msgpack/msgpack"],
     formats: ["msgpack"],
     tests: ["write", "tree"],
     notes:

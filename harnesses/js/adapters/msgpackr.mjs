@@ -9,6 +9,7 @@ function row(id, native) {
     id,
     library: "msgpackr",
     pkg: "msgpackr",
+    bundle: ["msgpackr"],
     formats: ["msgpack"],
     tests: ["write", "tree"],
     notes: native

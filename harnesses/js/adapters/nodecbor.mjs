@@ -7,6 +7,7 @@ export const rows = [
     id: "node-cbor",
     library: "cbor",
     pkg: "cbor",
+    bundle: ["cbor"],
     formats: ["cbor"],
     tests: ["write", "tree"],
     notes:

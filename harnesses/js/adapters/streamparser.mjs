@@ -20,6 +20,7 @@ export const rows = [
     id: "streamparser-json",
     library: "@streamparser/json",
     pkg: "@streamparser/json",
+    bundle: ["@streamparser/json"],
     formats: ["json", "json-pretty"],
     tests: ["incremental"],
     notes:

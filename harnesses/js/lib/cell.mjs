@@ -12,6 +12,7 @@ import { InputError } from "./refdec.mjs";
 import { all } from "../adapters/index.mjs";
 import * as typedlib from "./typed.mjs";
 import { HARNESS, runtimeInfo } from "./runtime.mjs";
+import { cached as cachedSizes, method as codeSizeMethod } from "./codesize.mjs";
 
 const HERE = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -114,6 +115,7 @@ export function measuresOf(row, test) {
 }
 
 export function listing() {
+  const sizes = cachedSizes();
   const benchmarks = all().map((r) => {
     const out = {
       id: r.id,
@@ -130,6 +132,10 @@ export function listing() {
       steps: Object.fromEntries(r.tests.map((t) => [t, stepsOf(r, t)])),
     };
     if (r.own) out.reads = { [r.own]: r.formats[0] };
+    if (sizes && !r.baseline && sizes.libraries[r.library] && r.bundle) {
+      out.code_size_bytes = sizes.libraries[r.library].bytes;
+      out.code_size_method = codeSizeMethod(sizes, r.library);
+    }
     return out;
   });
   return { protocol: 1, harness: HARNESS, runtime: runtimeInfo(), benchmarks };

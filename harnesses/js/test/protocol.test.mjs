@@ -155,3 +155,19 @@ test("the pinned Bun runs the same harness as js-bun: its list, a verify and its
   assert.equal(out.status, 0, out.stderr);
   assert.deepEqual(JSON.parse(out.stdout), { hash: v.hash }, "JavaScriptCore has JSON.parse's source text access too");
 });
+
+test("code-size bundles each library with the pinned esbuild, and list gives the sizes of the current lock", () => {
+  const r = harness("code-size");
+  assert.equal(r.status, 0, r.stderr);
+  const c = JSON.parse(r.stdout);
+  assert.ok(c.libraries.msgpackr.bytes > 10_000 && c.libraries.msgpackr.bytes < 1_000_000);
+  const l = JSON.parse(harness("list").stdout);
+  const row = l.benchmarks.find((b) => b.id === "cborg");
+  assert.equal(row.code_size_bytes, c.libraries.cborg.bytes);
+  assert.match(row.code_size_method, /esbuild .* minus an empty entry's bundle/);
+  assert.equal(
+    l.benchmarks.find((b) => b.id === "json-parse-source").code_size_bytes,
+    undefined,
+    "the engine's JSON has none",
+  );
+});

