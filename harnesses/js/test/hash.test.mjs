@@ -106,3 +106,18 @@ test("the canary returns the protocol's four reference values", () => {
   assert.equal(canary.run(t, 300, true), "722b95da6743ec00");
   assert.equal(canary.run(t, 300, true), "2e4d829ed1573db4");
 });
+
+test("the WebAssembly mum gives the JavaScript mum's result on every kind of operand", () => {
+  const edge = [0, 1, 0x7fffffff, 0x80000000, 0xffffffff];
+  const cases = [];
+  for (const a of edge) for (const b of edge) cases.push([a, b, b, a], [a, a, b, b]);
+  for (let i = 0; i < 20000; i++) cases.push([0, 0, 0, 0].map(() => Math.floor(Math.random() * 2 ** 32)));
+  for (const c of cases) {
+    hash.M.set(c);
+    hash.mum4js();
+    const js = [hash.R[0], hash.R[1]];
+    hash.M.set(c);
+    hash.mum4();
+    assert.deepEqual([hash.R[0], hash.R[1]], js, c.join(","));
+  }
+});
