@@ -28,11 +28,11 @@ def _lognormal(rng: random.Random, n: int, cv: float, scale: float = 1.0) -> lis
 # --- bimodal cells -------------------------------------------------------------------------------------
 
 
-
 def measured_section(text: str) -> str:
     """The report's section that holds the run's provenance, precision and warnings, after the answer."""
     start = text.index("## How this run was measured")
     return text[start : text.find("\n## ", start + 3)]
+
 
 def test_a_median_in_the_slow_cluster_is_caught_as_bimodal():
     # One fresh process ran at 100 ns, two at 240 ns: the time is the fastest process's (the fast
@@ -130,9 +130,8 @@ def test_a_run_whose_median_robust_cv_is_far_above_the_threshold_says_so_at_the_
     warnings = markdown.run_warnings(store.run("quiet"), store.cells("quiet"))
     assert len(warnings) == 1 and warnings[0].startswith("this run is noisy: over its 2 measured cells the median")
     assert "robust CV is 15.0% (noisy above 10%)" in warnings[0]
-    assert (
-        "> **⚠ Warning:** This run is noisy"
-        in measured_section(markdown.render(store.run("quiet"), store.cells("quiet")))
+    assert "> **⚠ Warning:** This run is noisy" in measured_section(
+        markdown.render(store.run("quiet"), store.cells("quiet"))
     )
     assert "Quiet the machine" in warnings[0]  # no load was recorded: the machine may have been busy
     # a run stored before cells had an interval is judged by its robust CV alone

@@ -3,21 +3,24 @@
 Exit codes: 0 done; 1 a check failed (doctor, test); 2 bad input (usage, unknown library or dataset,
 malformed --data file, a robustness --cases path with no case file, a --db that is not a writable
 store or, for report and compare, no store at all, an --out, --corpus or --output that cannot be
-written, a run another process is executing); 3 a toolchain is missing or a harness does not
-build; 130 interrupted by SIGINT (Ctrl-C), 143 by SIGTERM (the run is kept: `serbench run --resume`
-finishes it).
+written, a run another process is executing, a full disk: one line naming the file); 3 a toolchain
+is missing or a harness does not build; 130 interrupted by SIGINT (Ctrl-C), 143 by SIGTERM (the run
+is kept: `serbench run --resume` finishes it).
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import signal
+import sqlite3
 import sys
+from pathlib import Path
 
 from .. import pipes, runner
 from ..corpus.formats import FormatError
 from ..harnesses import HarnessError, UnknownHarness, release_harness_locks
-from ..store import StoreError
+from ..store import StoreError, out_of_space
 from . import build, compare, corpus, doctor, history, listing, report, robustness, run, test
 from .common import (
     EXIT_INPUT,
@@ -63,6 +66,29 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def no_space_line(e: BaseException, args) -> str:
+    """One line for a full disk: which file, how much is free where, and how to go on (issue 74). SQLite
+    rolls back the transaction it could not write, so every cell finished before is kept."""
+    named = getattr(e, "filename", None)
+    # a write(2) that failed names no file (nor does SQLite): the path of the fullest filesystem among
+    # those the command writes to is the one to free
+    paths = (
+        [Path(named)] if named else [Path(p) for p in (getattr(args, k, None) for k in ("db", "corpus", "out")) if p]
+    )
+
+    def free_of(path: Path) -> tuple[int, Path]:
+        folder = next((p for p in (path, *path.parents) if p.is_dir()), Path("."))
+        return shutil.disk_usage(folder).free, folder
+
+    path = min(paths or [Path(".")], key=lambda p: free_of(p)[0])
+    free, folder = free_of(path)
+    go_on = "; then `./serbench run --resume` continues the run" if getattr(args, "fn", None) is run.cmd_run else ""
+    return (
+        f"no space left on the filesystem of {path} ({free // 1024:,} KB free): every finished cell is kept; "
+        f"free space there (`df -h {folder}`), or pass --db, --out or --corpus on another disk{go_on}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     return pipes.exit_code(lambda: _main(argv))
 
@@ -85,6 +111,11 @@ def _main(argv: list[str] | None) -> int:
     except HarnessError as e:
         say(f"serbench: {e}")
         return EXIT_TOOLCHAIN
+    except (sqlite3.OperationalError, OSError) as e:
+        if not out_of_space(e):
+            raise
+        say(f"serbench: {no_space_line(e, args)}")
+        return EXIT_INPUT
     except KeyboardInterrupt as e:
         say("serbench: interrupted")
         return _interrupted_code(e)

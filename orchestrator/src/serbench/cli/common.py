@@ -123,7 +123,7 @@ def _reading_store(args, missing_ok: bool = False) -> Store | None:
     as if it were the store meant: with no file at --db it is a UserError, or None if `missing_ok`."""
     path = Path(args.db)
     if path.exists():
-        return Store(path)
+        return Store.for_reading(path)
     if missing_ok:
         return None
     raise UserError(_no_store(args))

@@ -38,13 +38,16 @@ def _write_output(
         say(f"wrote {path}")
 
 
-def _write_or_warn(path: Path, text: str, fix: str) -> None:
+def _write_or_warn(path: Path, text: str, fix: str) -> bool:
     """A run's own report at its end: the --out folder took a file when the run started, and a disk that
-    filled since must not lose what follows (the summary, the run's last line); `fix` says how to get it."""
+    filled since must not lose what follows (the summary, the run's last line); `fix` says how to get it.
+    Whether it was written."""
     try:
         _write_output(path, text, tell=False, fix=fix)
     except UserError as e:
         say(f"warning: {e}")
+        return False
+    return True
 
 
 def _print_columns(lines: list[list[str]], indent: str = "") -> None:

@@ -250,18 +250,19 @@ def _run(args, db: Store) -> int:
     out = Path(args.out) / run_id
     run_row, cell_rows = db.run(run_id), db.cells(run_id)
     fix = f"the run is stored, and `serbench report {run_id} --output FILE` writes it"
-    _write_or_warn(out / "report.md", markdown.render(run_row, cell_rows), fix)
+    written = [out / "report.md"] if _write_or_warn(out / "report.md", markdown.render(run_row, cell_rows), fix) else []
     try:
         _write_html(db, run_row, cell_rows, out / "report.html", tell=False)  # the run's last line names it
+        written.append(out / "report.html")
+    except UserError as e:  # the folder could not take it (a full disk): said once, and the run goes on
+        say(f"warning: {e}")
     except Exception as e:  # the run is stored and report.md written: a page must not lose them
         say(f"warning: report.html not written ({e!r}); `serbench report {run_id} --format html` tries again")
     print(markdown.summary(run_row, cell_rows))
     for warning in markdown.run_warnings(run_row, cell_rows):
         say(f"warning: {warning}")
-    say(
-        f"done in {time.monotonic() - t0:.0f} s; report: {out / 'report.md'} and report.html; "
-        f"store: {args.db} (run {run_id})"
-    )
+    reports = " and ".join(str(p) for p in written) if written else f"not written (see the warnings above), {fix}"
+    say(f"done in {time.monotonic() - t0:.0f} s; report: {reports}; store: {args.db} (run {run_id})")
     return EXIT_OK
 
 

@@ -245,6 +245,7 @@ def run_cells(
             random.Random(seed * 1000 + rnd).shuffle(order)
             what = f"round {rnd + 1} of {mode.rounds}" if rnd >= 0 else "latency"
             run_pass([(c, lambda r=rnd: r) for c in order], lambda what=what: what)
+            store.checkpoint()  # the main file alone holds every finished cell, and the WAL stays small
             total = finished + mandatory_left()  # cells that dropped out no longer count
         # 3: extra passes while cells are not tight and the budget lasts.
         # Pass k offers each cell still short of the target its next round; a cell skipped by an
@@ -271,6 +272,7 @@ def run_cells(
                 lambda head=head: f"{head}, {_left(budget - spent())}",
                 stop=lambda: spent() >= budget,
             )
+            store.checkpoint()
     progress(finished, finished, "")
 
 

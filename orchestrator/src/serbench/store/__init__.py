@@ -4,6 +4,7 @@ so a run killed at any point keeps all finished work, and `run --resume` does on
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import json
@@ -132,6 +133,18 @@ ROBUSTNESS_FIELDS = (
 CELL_KEY = ("harness", "bench", "test", "dataset", "format")
 
 
+#: the WAL file is truncated to this after a checkpoint: without a limit it keeps the largest size it
+#: ever reached, and on a disk that fills it had taken the whole free space (issue 74)
+WAL_LIMIT_BYTES = 64 << 20
+
+
+def out_of_space(e: BaseException) -> bool:
+    """Whether `e` is a full disk (or quota): SQLite's SQLITE_FULL, or an OSError ENOSPC/EDQUOT."""
+    if isinstance(e, sqlite3.OperationalError):
+        return "disk is full" in str(e) or "database or disk is full" in str(e)
+    return isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
 class StoreError(RuntimeError):
     """The store cannot be opened or used; the message is one line that names the file."""
 
@@ -155,9 +168,18 @@ class Store:
     # research/canary_effect.py --zone finalizes a copy of a store other ways.
     canary_zone: float | None = canary.ZONE
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, readonly: bool = False):
         self.path = path
         self._claims: dict[str, int] = {}
+        self.readonly = readonly
+        if readonly:  # a store that cannot take a write (a full disk): read as it is, nothing migrated
+            try:
+                self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+                self.db.row_factory = sqlite3.Row
+                self.db.execute("SELECT 1 FROM runs LIMIT 1")
+            except sqlite3.DatabaseError as e:
+                raise StoreError(f"cannot read the results store {path} ({e})") from e
+            return
         if path.is_dir():
             raise StoreError(f"--db {path} is a folder; give a file path, e.g. --db {path / 'serbench.db'}")
         try:
@@ -172,6 +194,7 @@ class Store:
             self.db.row_factory = sqlite3.Row
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
             self.db.executescript(SCHEMA)
             for table, name, kind in [("cells", n, k) for n, k in ADDED_COLUMNS] + ADDED_TABLE_COLUMNS:
                 if name not in {r["name"] for r in self.db.execute(f"PRAGMA table_info({table})")}:
@@ -187,9 +210,33 @@ class Store:
                 f"{path} is not a serbench results store ({e}); pass --db with a new file or an existing store"
             ) from e
 
+    @classmethod
+    def for_reading(cls, path: Path) -> Store:
+        """The store, for a command that only reads it: opened as usual (which brings an older store's
+        schema up to date), or, where it cannot take a write (a full disk, a read-only mount), read-only."""
+        try:
+            return cls(path)
+        except StoreError as e:
+            if not isinstance(e.__cause__, sqlite3.OperationalError):
+                raise
+            return cls(path, readonly=True)
+
+    def checkpoint(self) -> bool:
+        """Copy the WAL into the main file and truncate the WAL: after it the main file alone holds every
+        committed cell, and the WAL is bounded. False when it could not (a full disk): the WAL still holds
+        every committed transaction, and the next open that has room completes it (SQLite's recovery)."""
+        if self.readonly:
+            return False
+        try:
+            row = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.DatabaseError:
+            return False
+        return row is not None and row[0] == 0
+
     def close(self) -> None:
         for run_id in list(self._claims):
             self.release(run_id)
+        self.checkpoint()
         self.db.close()
 
     # --- which process executes a run ----------------------------------------------------------
@@ -219,8 +266,14 @@ class Store:
                 if os.fstat(fd).st_ino == os.stat(path).st_ino:
                     break
             os.close(fd)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, str(os.getpid()).encode(), 0)
+        except OSError:  # a full disk: no lock file left behind that names no process
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            os.close(fd)
+            raise
         self._claims[run_id] = fd
 
     def release(self, run_id: str) -> None:
