@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as hash from "./hash.mjs";
-import { F64, LimitError, ModelError } from "./hash.mjs";
+import { LimitError } from "./hash.mjs";
 import * as refdec from "./refdec.mjs";
 import { InputError } from "./refdec.mjs";
 import { all } from "../adapters/index.mjs";

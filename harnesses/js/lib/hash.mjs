@@ -417,7 +417,7 @@ function deepWalk(root) {
     // descend into v: a container opens a frame, a leaf leaves its hash in R
     if (v !== null && typeof v === "object" && !ArrayBuffer.isView(v) && !(v instanceof F64)) {
       let keys = null,
-        vals = null;
+        vals;
       if (Array.isArray(v)) vals = v;
       else if (v instanceof Map) {
         keys = [];

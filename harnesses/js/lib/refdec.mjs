@@ -766,7 +766,7 @@ function decodeBSON(d) {
 // the integer markers: [byte count, signed]
 const UB_INT = { 0x69: [1, true], 0x55: [1, false], 0x49: [2, true], 0x6c: [4, true], 0x4c: [8, true] };
 
-function ubInt(r, m, at) {
+function ubInt(r, m) {
   const [size, signed] = UB_INT[m];
   r.need(size);
   let v;
@@ -782,7 +782,7 @@ function ubInt(r, m, at) {
 function ubLength(r, at) {
   const m = r.u8();
   if (!UB_INT[m]) throw new InputError(`a length at offset ${at} must be an integer, not marker 0x${m.toString(16)}`);
-  const v = ubInt(r, m, at);
+  const v = ubInt(r, m);
   if (typeof v === "bigint" || v < 0) throw new InputError(`the length ${v} at offset ${at} is negative or too large`);
   return v;
 }
@@ -832,7 +832,7 @@ function ubScalar(r, m, at) {
     case 0x48:
       return ubHighPrecision(r, at);
   }
-  if (UB_INT[m]) return ubInt(r, m, at);
+  if (UB_INT[m]) return ubInt(r, m);
   throw new InputError(`unknown UBJSON marker 0x${m.toString(16)} at offset ${at}`);
 }
 

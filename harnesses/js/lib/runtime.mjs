@@ -2,7 +2,6 @@
 // harness `js-bun`, both pinned in package.json and run on the same code (spec/protocol.md, "One
 // harness, two runtimes"). What differs is named here.
 
-/* global Bun */
 export const IS_BUN = typeof Bun !== "undefined";
 
 /** The harness name `list` gives: one per runtime, as the orchestrator registers them. */

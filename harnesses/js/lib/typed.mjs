@@ -131,7 +131,6 @@ export class Nested {
 }
 
 const num = (v) => (v instanceof F64 ? v.v : typeof v === "bigint" ? Number(v) : v);
-const big = (v) => (typeof v === "bigint" ? v : BigInt(v));
 
 /** A record of `schema` as the harness's class, from a plain object (the dataset file's, or a
  * library's decoded one: `side` may be its index, a 64-bit value a number, a Long or a BigInt). */

@@ -1,4 +1,5 @@
-// The harness's sources are formatted by the pinned prettier (package.json), as `npm run lint` checks.
+// The harness's sources are formatted by the pinned prettier and pass the pinned ESLint's recommended
+// rules (package.json, eslint.config.mjs), as `npm run lint` checks.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -16,5 +17,13 @@ test("every source file is as the pinned prettier formats it", () => {
       encoding: "utf8",
     },
   );
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+});
+
+test("every source file passes ESLint's recommended rules (unused names, undefined globals, ...)", () => {
+  const r = spawnSync(process.execPath, [path.join(DIR, "node_modules", "eslint", "bin", "eslint.js"), "."], {
+    cwd: DIR,
+    encoding: "utf8",
+  });
   assert.equal(r.status, 0, r.stdout + r.stderr);
 });
