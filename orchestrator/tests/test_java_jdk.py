@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from serbench import runner
 from serbench.compare import compare
+from serbench.compare_text import render
 from serbench.harnesses import BuildOptions, HarnessError, harness_classes
 from serbench.harnesses.java import Jdk, choose_jdk, installed_jdks, probe_jdk
 from serbench.report.facts import runtimes
@@ -109,9 +110,9 @@ def test_this_machine_runs_the_harness_on_temurin_25_and_jdk_17_on_request(monke
         assert info["java"].startswith('openjdk version "17.0.15"') and "\n" not in info["java"]
 
 
-def _java_run(store: Store, run_id: str, runtime: str) -> None:
-    env = {**ENV, "harnesses": {"java": {"runtime": runtime, "forks": "one fresh JVM per (cell, round)"}}}
-    store.create_run(run_id, "quick", ARGS, env, MANIFEST)
+def _java_run(store: Store, run_id: str, runtime: str, java: str) -> None:
+    info = {"runtime": runtime, "java": java, "forks": "one fresh JVM per (cell, round)"}
+    store.create_run(run_id, "quick", ARGS, {**ENV, "harnesses": {"java": info}}, MANIFEST)
     _cell(store, run_id, "copy-input", "tree", "json", 100, is_baseline=True)
     _cell(store, run_id, "fastjson", "tree", "json", 1000, baseline="copy-input")
     runner.finalize(store, run_id, 50, 1)
@@ -119,14 +120,18 @@ def _java_run(store: Store, run_id: str, runtime: str) -> None:
 
 def test_runs_on_jdk_25_and_jdk_17_are_different_settings_and_the_header_names_the_jdk(tmp_path):
     store = Store(tmp_path / "s.db")
-    _java_run(store, "on-25", "Temurin 25.0.3 (Eclipse Adoptium)")
-    _java_run(store, "on-17", "OpenJDK 17.0.15 (Debian)")
-    _java_run(store, "on-25-again", "Temurin 25.0.3 (Eclipse Adoptium)")
-    cmp = compare(store, "on-25", "on-17", n_boot=50)
-    assert cmp.settings == [
-        "java harness runtime: Temurin 25.0.3 (Eclipse Adoptium) (A) vs OpenJDK 17.0.15 (Debian) (B)"
+    _java_run(store, "on-25", "Temurin 25.0.3 (Eclipse Adoptium)", 'openjdk version "25.0.3"')
+    _java_run(store, "on-17", "OpenJDK 17.0.15 (Debian)", 'openjdk version "17.0.15"')
+    _java_run(store, "on-25-again", "Temurin 25.0.3 (Eclipse Adoptium)", 'openjdk version "25.0.3"')
+    # the runtime leads the harness's differences, by its name; the rest of env_info follows
+    assert compare(store, "on-25", "on-17", n_boot=50).settings == [
+        "java runtime: Temurin 25.0.3 (Eclipse Adoptium) (A) vs OpenJDK 17.0.15 (Debian) (B)",
+        'java harness java: openjdk version "25.0.3" (A) vs openjdk version "17.0.15" (B)',
     ]
     assert compare(store, "on-25", "on-25-again", n_boot=50).settings == []
+    # and it shows where compare's Markdown says what differs between the runs
+    text = render(compare(store, "on-17", "on-25", n_boot=50))
+    assert "**⚠ Different settings:** java runtime: OpenJDK 17.0.15 (Debian) (A) vs Temurin 25.0.3" in text
     env = {"harnesses": {"java": {"runtime": "Temurin 25.0.3 (Eclipse Adoptium)", "jvm_flags": "@jvm.args"}}}
     assert runtimes(env) == ["java: Temurin 25.0.3 (Eclipse Adoptium); @jvm.args"]
 

@@ -185,9 +185,12 @@ def _context(cmp: Comparison, ra, rb) -> None:
         ]
     ha, hb = ea.get("harnesses") or {}, eb.get("harnesses") or {}
     for h in sorted(ha.keys() & hb.keys()):
-        for k in sorted(set(ha[h]) | set(hb[h])):
+        # the runtime first, by its name (the JDK, interpreter or compiler every cell of the harness ran
+        # on: JDK 17 and JDK 25 are different settings), then the rest of what its env_info records
+        for k in sorted(set(ha[h]) | set(hb[h]), key=lambda k: (k != "runtime", k)):
             if k != "packages" and ha[h].get(k) != hb[h].get(k):
-                cmp.settings.append(f"{h} harness {k}: {ha[h].get(k)} (A) vs {hb[h].get(k)} (B)")
+                what = f"{h} runtime" if k == "runtime" else f"{h} harness {k}"
+                cmp.settings.append(f"{what}: {ha[h].get(k)} (A) vs {hb[h].get(k)} (B)")
     hashes_a = {d["dataset"]: d["hash"] for d in ma.get("datasets", [])}
     hashes_b = {d["dataset"]: d["hash"] for d in mb.get("datasets", [])}
     compared = {r.key[3] for r in cmp.rows}
