@@ -365,3 +365,15 @@ def test_cells_stored_before_rows_declared_steps_are_ranked_as_before(tmp_path):
     make_run(store, "old")  # no steps in any cell, as every run before spec/fairness.md rule 12
     summary = markdown.summary(store.run("old"), store.cells("old"))
     assert "other work" not in summary and answer_row(summary, "fastjson")[2:5] == ["python", "fastjson", "json"]
+
+
+def test_the_markdown_report_names_each_harness_runtime_under_how_the_run_was_measured(tmp_path):
+    store = Store(tmp_path / "s.db")
+    env = ENV | {"harnesses": {"java": {"runtime": "Temurin 25.0.3 (Eclipse Adoptium)", "flags": "-Xss8m"}}}
+    store.create_run("j", "quick", ARGS, env, MANIFEST)
+    _cell(store, "j", "copy-input", "tree", "json", 100, is_baseline=True)
+    _cell(store, "j", "jackson", "tree", "json", 500, baseline="copy-input")
+    runner.finalize(store, "j", 50, 1)
+    text = markdown.render(store.run("j"), store.cells("j"))
+    method = text[text.index("## How this run was measured") :]
+    assert "Compilers and runtimes: java: Temurin 25.0.3 (Eclipse Adoptium)." in method

@@ -298,6 +298,8 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
     out += answer.markdown(run, cells)
     out += ["## How this run was measured", ""]
     out += h["provenance"]
+    if h["runtimes"]:  # compilers and runtimes are part of what is measured (a JDK 17 and a JDK 25 run differ)
+        out.append("Compilers and runtimes: " + "; ".join(h["runtimes"]) + ".")
     if h["precision"]:
         out += ["", h["precision"]]
     for w in h["warnings"]:
