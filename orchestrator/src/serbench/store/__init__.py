@@ -3,12 +3,9 @@ so a run killed at any point keeps all finished work, and `run --resume` does on
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import fcntl
 import hashlib
 import json
-import os
 import sqlite3
 import statistics
 import time
@@ -16,6 +13,8 @@ from pathlib import Path
 
 from .. import canary, threads
 from ..corpus.build import compressed_sizes
+from .locks import RunBusy as RunBusy  # raised by claim(); importers take it from here
+from .locks import RunLocks, StoreError
 
 SCHEMA_VERSION = 2
 LATENCY_FIELDS = ("count", "p50_ns", "p99_ns", "p999_ns", "p9999_ns", "p99999_ns", "max_ns")  # p99999: optional
@@ -145,15 +144,7 @@ def out_of_space(e: BaseException) -> bool:
     return isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
-class StoreError(RuntimeError):
-    """The store cannot be opened or used; the message is one line that names the file."""
-
-
-class RunBusy(StoreError):
-    """Another live serbench process is executing the run."""
-
-
-class Store:
+class Store(RunLocks):
     # How many canaries around a sample it is divided by (canary.factors; None: the process's median). Runs
     # keep canary.WINDOW; research/canary_effect.py --window finalizes a copy of a store other ways.
     canary_window: int | None = canary.WINDOW
@@ -238,66 +229,6 @@ class Store:
             self.release(run_id)
         self.checkpoint()
         self.db.close()
-
-    # --- which process executes a run ----------------------------------------------------------
-    # One lock file per running run, beside the store. flock(2) ties the lock to the process: the
-    # kernel releases it when the process dies, however it dies (SIGKILL, OOM, power loss aside), so
-    # "status running and nobody holds the lock" means the run was interrupted, and two commands
-    # can never execute the same run at once.
-    def _lock_path(self, run_id: str) -> Path:
-        return self.path.parent / f".{self.path.name}.run-{run_id}.lock"
-
-    def claim(self, run_id: str) -> None:
-        """Make this process the one executing run_id, or raise RunBusy naming the live one."""
-        path = self._lock_path(run_id)
-        while True:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                pid = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
-                os.close(fd)
-                raise RunBusy(
-                    f"run {run_id} is being executed by another serbench process (pid {pid}); "
-                    f"wait for it to finish, or stop it (kill {pid}) and resume"
-                ) from None
-            # The file may have been unlinked by a releasing owner between open and flock: retry.
-            with contextlib.suppress(FileNotFoundError):
-                if os.fstat(fd).st_ino == os.stat(path).st_ino:
-                    break
-            os.close(fd)
-        try:
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, str(os.getpid()).encode(), 0)
-        except OSError:  # a full disk: no lock file left behind that names no process
-            with contextlib.suppress(OSError):
-                os.unlink(path)
-            os.close(fd)
-            raise
-        self._claims[run_id] = fd
-
-    def release(self, run_id: str) -> None:
-        fd = self._claims.pop(run_id, None)
-        if fd is not None:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(self._lock_path(run_id))
-            os.close(fd)
-
-    def is_live(self, run_id: str) -> bool:
-        """Whether some process (this one included) is executing the run now."""
-        if run_id in self._claims:
-            return True
-        try:
-            fd = os.open(self._lock_path(run_id), os.O_RDONLY)
-        except FileNotFoundError:
-            return False
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-            return False
-        except BlockingIOError:
-            return True
-        finally:
-            os.close(fd)
 
     def status(self, run: sqlite3.Row) -> str:
         """The run's status as it is now: a 'running' run whose process is gone was interrupted."""
