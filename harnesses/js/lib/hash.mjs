@@ -191,21 +191,43 @@ export function hashBigInt(x) {
 // --- bytes --------------------------------------------------------------------------------------
 
 // one scratch buffer for every string's UTF-8 and every binary: 16 zero bytes always follow the
-// n bytes hashed, since words past n count as 0
-let scratch = Buffer.alloc(1 << 16);
+// n bytes hashed, since words past n count as 0. It is the WebAssembly module's memory from byte 64
+// (4 MiB in all, never grown), which `bytes` hashes there; a longer input (a write row's output of
+// a size-5 document) goes to a JavaScript buffer of its own and is hashed by the JavaScript loop.
+const WASM_SCRATCH = Buffer.from(WASM.exports.memory.buffer, 64, WASM.exports.memory.buffer.byteLength - 64);
+const wasmBytes = WASM.exports.bytes;
+let scratch = WASM_SCRATCH;
 let scratch32 = new Uint32Array(scratch.buffer, scratch.byteOffset, scratch.length >>> 2);
+let big = Buffer.alloc(0);
 
 function room(n) {
-  if (scratch.length < n + 32) {
-    let size = scratch.length;
-    while (size < n + 32) size *= 2;
-    scratch = Buffer.alloc(size);
-    scratch32 = new Uint32Array(scratch.buffer, scratch.byteOffset, scratch.length >>> 2);
+  if (n + 32 <= WASM_SCRATCH.length) {
+    if (scratch !== WASM_SCRATCH) {
+      scratch = WASM_SCRATCH;
+      scratch32 = new Uint32Array(scratch.buffer, scratch.byteOffset, scratch.length >>> 2);
+    }
+    return;
   }
+  if (big.length < n + 32) {
+    let size = Math.max(big.length, 1 << 16);
+    while (size < n + 32) size *= 2;
+    big = Buffer.alloc(size);
+  }
+  scratch = big;
+  scratch32 = new Uint32Array(scratch.buffer, scratch.byteOffset, scratch.length >>> 2);
 }
 
 /** bytes(seed, scratch[0..n)), into R[0]:R[1]; the caller has zeroed scratch[n..n+16). */
 function hashScratch(t, n) {
+  if (scratch === WASM_SCRATCH) {
+    wasmBytes(SH[t], SL[t], n);
+    return;
+  }
+  hashScratchJS(t, n);
+}
+
+/** hashScratch in JavaScript: the inputs beyond the WebAssembly scratch, and the test's reference. */
+export function hashScratchJS(t, n) {
   let ah = (SH[t] ^ Math.floor(n / M32)) >>> 0;
   let al = (SL[t] ^ n) >>> 0;
   let ch = 0,
@@ -282,6 +304,20 @@ export function hashBinary(b) {
   scratch.set(b instanceof Uint8Array ? b : new Uint8Array(b.buffer, b.byteOffset, n));
   zeroTail(n);
   hashScratch(TAG.BINARY, n);
+}
+
+/** hashBinary by the JavaScript loop alone, whatever the length (the test's reference). */
+export function hashBinaryJS(b) {
+  const n = b.byteLength;
+  if (big.length < n + 32) big = Buffer.alloc(Math.max(n + 32, 1 << 16));
+  const saved = scratch;
+  scratch = big;
+  scratch32 = new Uint32Array(big.buffer, big.byteOffset, big.length >>> 2);
+  scratch.set(b instanceof Uint8Array ? b : new Uint8Array(b.buffer, b.byteOffset, n));
+  zeroTail(n);
+  hashScratchJS(TAG.BINARY, n);
+  scratch = saved;
+  scratch32 = new Uint32Array(saved.buffer, saved.byteOffset, saved.length >>> 2);
 }
 
 /** bytes(S(BINARY), b) over a byte array (a write row's output, hash-data's input): the same words. */

@@ -121,3 +121,23 @@ test("the WebAssembly mum gives the JavaScript mum's result on every kind of ope
     assert.deepEqual([hash.R[0], hash.R[1]], js, c.join(","));
   }
 });
+
+test("the WebAssembly bytes hash gives the JavaScript one's result at every length, past its scratch too", () => {
+  for (const n of [0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 100, 1000, 4099]) {
+    const b = Buffer.alloc(n);
+    for (let i = 0; i < n; i++) b[i] = (i * 131 + n) & 0xff;
+    hash.hashBinaryJS(b);
+    const js = hash.hex();
+    hash.hashBinary(b);
+    assert.equal(hash.hex(), js, `length ${n}`);
+  }
+  const huge = Buffer.alloc(5 << 20, 0x5a); // beyond the 4 MiB scratch: the JavaScript path
+  hash.hashBinaryJS(huge);
+  const js = hash.hex();
+  hash.hashBinary(huge);
+  assert.equal(hash.hex(), js);
+  hash.hashString("after the big input, the WebAssembly scratch again");
+  const a = hash.hex();
+  hash.hashValue("after the big input, the WebAssembly scratch again");
+  assert.equal(hash.hex(), a);
+});
