@@ -519,3 +519,26 @@ def test_output_piped_to_head_ends_without_a_traceback_and_with_the_status_of_si
     p.stdout.close()
     err = p.stderr.read().decode()
     assert p.wait(timeout=60) == 141 and err == "", err
+
+
+def test_the_default_run_measures_a_slow_harness_on_its_default_datasets_and_says_what_lang_adds(capsys):
+    """A harness whose whole matrix breaks quick mode's time promise (js) joins the default run on the
+    datasets it declares; naming it with --lang (or naming the datasets) measures everything."""
+    from types import SimpleNamespace as NS
+
+    from serbench.cli.run import _default_subset
+
+    slow = NS(name="js", default_datasets=("size-2",), default_datasets_why="its processes are slow")
+    fast = NS(name="rust", default_datasets=None)
+
+    def cell(h, ds, baseline=False):
+        return NS(harness=h, dataset={"dataset": ds}, bench={"baseline": baseline})
+
+    cells = [cell(slow, "size-2"), cell(slow, "size-5"), cell(slow, "size-5", True), cell(fast, "size-5")]
+    default = NS(lang=[], size=[], dataset=[], data=[])
+    kept = _default_subset(default, cells)
+    assert kept == [cells[0], cells[3]]
+    err = capsys.readouterr().err
+    assert "js runs on size-2 in the default run (its processes are slow); --lang js adds its other 1 cells" in err
+    assert _default_subset(NS(lang=["js"], size=[], dataset=[], data=[]), cells) == cells
+    assert _default_subset(NS(lang=[], size=[5], dataset=[], data=[]), cells) == cells

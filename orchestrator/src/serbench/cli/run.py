@@ -68,6 +68,27 @@ def _built_listings(options: BuildOptions, exclude) -> dict[str, dict]:
     return out
 
 
+def _default_subset(args, cells: list) -> list:
+    """The default run (no --lang, --size, --dataset or --data) measures a harness that declares
+    `default_datasets` on those datasets only, and says which cells --lang adds (issue 71, 72)."""
+    if args.lang or args.size or args.dataset or args.data:
+        return cells
+    keep: list = []
+    left: dict = {}
+    for c in cells:
+        only = c.harness.default_datasets
+        if only is None or c.dataset["dataset"] in only:
+            keep.append(c)
+        elif not c.bench.get("baseline"):
+            left.setdefault(c.harness.name, (c.harness, []))[1].append(c)
+    for h, dropped in left.values():
+        say(
+            f"{h.name} runs on {', '.join(h.default_datasets)} in the default run ({h.default_datasets_why}); "
+            f"--lang {h.name} adds its other {len(dropped)} cells"
+        )
+    return keep
+
+
 def _builtin_dataset_names() -> list[str]:
     """The corpus's own datasets, known without writing it (corpus/build.py builtin_datasets)."""
     return [f"size-{n}" for n in range(1, 6)] + list(micro_datasets()) + list(typed_schemas)
@@ -160,6 +181,7 @@ def _run(args, db: Store) -> int:
         tests=args.test,
         datasets=datasets,
     )
+    cells = _default_subset(args, cells)
     if run_id is None:
         run_id = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
         saved = {

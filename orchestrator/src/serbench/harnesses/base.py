@@ -65,6 +65,11 @@ class Harness:
     #: None when `run` without --lang includes this harness; otherwise why the default run leaves it
     #: out (quick mode's time promise), printed so the user knows to name it with --lang
     not_in_default_run: str | None = None
+    #: None when a run without --lang measures every default dataset of this harness; otherwise the
+    #: datasets it measures there (the rest need --lang, which measures them all), for a harness whose
+    #: whole matrix would break quick mode's time promise, with `default_datasets_why` printed to the user
+    default_datasets: tuple[str, ...] | None = None
+    default_datasets_why: str = ""
     #: None when the harness's canary (spec/protocol.md `run` step 4) divides its times (canary.py);
     #: otherwise why it does not: its samples still carry `canary_ns`, and the run keeps its times as
     #: measured and says why
