@@ -184,7 +184,7 @@ class JsBunHarness(JsHarness):
     )
     not_in_default_run = (
         "the JavaScript rows a second time, on Bun (JavaScriptCore): as long a quick run as the js harness's "
-        "(about 9 minutes of cells); run it with --lang js-bun"
+        "(about 9 minutes of cells)"
     )
 
     @property
