@@ -356,6 +356,8 @@ def _same_data(run_id: str, before: dict, now: dict) -> None:
 def _filters(s, with_data=True):
     left_out = sorted(n for n, c in harness_classes().items() if c.not_in_default_run)
     default = "all" + (f" but {', '.join(left_out)}, which `run` takes only when named" if left_out else "")
+    subset = sorted(n for n, c in harness_classes().items() if c.default_datasets and not c.not_in_default_run)
+    default += "".join(f"; {n} on its default datasets only" for n in subset)
     s.add_argument("--lang", action="append", default=[], help=f"harness language (repeatable; default: {default})")
     s.add_argument("--lib", action="append", default=[], help="library or benchmark id (repeatable)")
     s.add_argument(
