@@ -47,8 +47,8 @@ class JsHarness(Harness):
     # for everything. On the four seed datasets about 110 cells and baselines, about 2 minutes.
     default_datasets = ("size-2", "size-4", "product", "trade")
     default_datasets_why = (
-        "all its cells take about 9 minutes, past the default run's time promise: size-5 processes last about "
-        "3 s, one operation being 250-450 ms in V8"
+        "all its cells need about 4 minutes at quick mode's minimum (size-5 processes last about 3 s), and the "
+        "default run's minimum rounds already take 10 of its 12 minutes"
     )
 
     @property
