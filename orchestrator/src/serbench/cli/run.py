@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import difflib
 import json
 import math
 import os
@@ -99,13 +98,8 @@ def _check_names_early(args, options: BuildOptions) -> None:
     --lib and --format against the `list` of the harnesses as last built, before the corpus is written
     or anything built. Where a selected harness is not built yet (a fresh clone), its names are not
     known until it is: the check after the build says it then."""
-    if args.dataset:
-        known = _builtin_dataset_names()
-        for name in args.dataset:
-            if name not in known:
-                near = difflib.get_close_matches(name, known, n=1)
-                hint = f"did you mean {near[0]!r}? " if near else ""
-                raise UserError(f"unknown dataset {name!r}; {hint}known: {', '.join(known)}")
+    if args.dataset:  # the corpus's own names, as check_datasets checks them against a written manifest
+        runner.check_datasets({"datasets": [{"dataset": n} for n in _builtin_dataset_names()]}, args.dataset)
     if not (args.lib or args.format):
         return
     selected = [h for h in make(args.lang or None, ROOT, options) if args.lang or not h.not_in_default_run]

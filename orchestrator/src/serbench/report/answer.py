@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 
 from ..harnesses import harness_classes
-from .facts import TEST_TITLES, instr_of, is_instruction_run, ranked, run_noise, time_of
+from .facts import TEST_TITLES, instr_of, is_instruction_run, ranked, run_noise, sized_datasets, time_of
 from .units import fmt_bytes, fmt_instr, fmt_ns
 
 TITLES = dict(TEST_TITLES)
@@ -160,14 +160,10 @@ def _ratio_text(e: Entry) -> str:
 def _format_sizes(run, dataset: str) -> str:
     """Every format's size of the user file behind `dataset`, whatever `--data-bytes` measured: the
     re-encoded entry has them even when only the exact bytes were timed."""
-    manifest = json.loads(run["manifest_json"])
-    entry = next(d for d in manifest["datasets"] if d["dataset"] == dataset)
-    path = _user_path(entry)
     files: dict = {}
-    for d in manifest["datasets"]:
-        if _user_path(d) == path:
-            for fmt, f in d["files"].items():
-                files.setdefault(fmt, f["bytes"])
+    for d in sized_datasets(json.loads(run["manifest_json"]), {dataset}):
+        for fmt, f in d["files"].items():
+            files.setdefault(fmt, f["bytes"])
     return ", ".join(f"{fmt} {fmt_bytes(b)}" for fmt, b in sorted(files.items(), key=lambda kv: kv[1]))
 
 
