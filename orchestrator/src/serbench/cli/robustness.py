@@ -36,6 +36,7 @@ def cmd_robustness(args) -> int:
 
     from ..report import robustness as robustness_report
     from ..robustness import cases as rcases
+    from ..robustness import growth
     from ..robustness import own_cases
     from ..robustness import run as rrun
     from ..robustness.limits import MIB, Limits
@@ -139,6 +140,7 @@ def cmd_robustness(args) -> int:
         db.finish_robustness_run(run_id, "interrupted")  # an orchestrator error: never left "running"
         raise
     db.finish_robustness_run(run_id, status)
+    growth.record_reclassified(db, run_id, limits.timeout_s)  # hangs that the row's growth explains
     run, results = db.robustness_run(run_id), db.robustness_results(run_id)
     out = Path(args.out) / run_id
     fix = f"the run is stored, and `serbench report --robustness {run_id} --output FILE` writes it"

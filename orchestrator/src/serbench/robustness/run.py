@@ -32,7 +32,8 @@ from .cases import ACCEPT, IMPL, REJECT
 from .limits import Exit, Limits, run_limited
 
 DECODE_TESTS = ("tree", "incremental")
-OUTCOMES = ("accepted", "other-hash", "rejected", "crashed", "hung", "oom", "harness")
+#: "quadratic": killed at the time limit where the row's own growth explains it (growth.py)
+OUTCOMES = ("accepted", "other-hash", "rejected", "crashed", "hung", "quadratic", "oom", "harness")
 #: what runtimes print when an allocation fails (CPython, C++, Rust's default alloc error handler,
 #: glibc/C libraries' messages, the JVM, Go)
 OOM_PATTERN = re.compile(
@@ -184,7 +185,7 @@ def classify(
 
 def verdict(expect: str, outcome: str) -> str:
     """The outcome judged against what a correct decoder must do with the case."""
-    if outcome in ("crashed", "hung", "oom"):
+    if outcome in ("crashed", "hung", "quadratic", "oom"):
         return FAIL
     if outcome == "harness":
         return NOT_JUDGED
@@ -370,8 +371,13 @@ def summary_line(results: list[dict]) -> str:
         parts.append(f"accepts {v[IMPL_ACCEPTED]} of {n_impl} implementation-defined cases")
     if v[WRONG]:
         parts.append(_n(v[WRONG], "wrong value"))
-    failures = [(o[k], k) for k in ("crashed", "hung", "oom") if o[k]]
-    words = {"crashed": ("crash", "crashes"), "hung": ("hang", "hangs"), "oom": ("memory blow-up", None)}
+    failures = [(o[k], k) for k in ("crashed", "hung", "quadratic", "oom") if o[k]]
+    words = {
+        "crashed": ("crash", "crashes"),
+        "hung": ("hang", "hangs"),
+        "quadratic": ("quadratic growth", "quadratic growths"),
+        "oom": ("memory blow-up", None),
+    }
     if failures:
         parts.append(", ".join(f"{_n(k, *words[w])}" for k, w in failures).upper())
     else:
