@@ -165,14 +165,14 @@ def test_compressed_sizes_are_computed_beside_the_encoding_at_most_two_at_a_time
     active, peak, lock = [0], [0], threading.Lock()
     real = build.compressed_sizes
 
-    def slow_sizes(data: bytes) -> dict:
+    def slow_sizes(data: bytes, **levels) -> dict:
         with lock:
             active[0] += 1
             peak[0] = max(peak[0], active[0])
         time.sleep(0.05)
         with lock:
             active[0] -= 1
-        return real(data)
+        return real(data, **levels)
 
     monkeypatch.setattr(build, "compressed_sizes", slow_sizes)
     user = tmp_path / "mine.json"
@@ -184,3 +184,59 @@ def test_compressed_sizes_are_computed_beside_the_encoding_at_most_two_at_a_time
         assert list(f) == ["file", "bytes", "sha256", "gzip_bytes", "zstd_bytes"]
         assert {k: f[k] for k in ("gzip_bytes", "zstd_bytes")} == real((tmp_path / f["file"]).read_bytes())
     assert 1 <= peak[0] <= build.SIZE_WORKERS
+
+
+def test_a_user_file_over_the_big_file_size_is_compressed_at_the_tools_default_levels_and_says_so(
+    tmp_path, monkeypatch
+):
+    """zstd -19 compresses under 1 MB/s: a big user file's sizes are taken at gzip 6 and zstd 3 (every
+    file of the dataset alike), the entries record the levels, and the size tables name them."""
+    from serbench.corpus import build
+    from serbench.report.facts import compression_sentence
+
+    monkeypatch.setattr(build, "BIG_FILE_BYTES", 1000)
+    user = tmp_path / "big.json"
+    user.write_text(json.dumps({"a": [f"value {i}" for i in range(200)]}))
+    entries = build._write_dataset(tmp_path, load_user_file(user), lambda label: None)
+    assert [e["compression"] for e in entries] == [build.FAST_LEVELS] * 2
+    for e in entries:
+        for f in e["files"].values():
+            data = (tmp_path / f["file"]).read_bytes()
+            assert f["zstd_bytes"] == build.compressed_sizes(data, **build.FAST_LEVELS)["zstd_bytes"]
+    small = tmp_path / "small.json"
+    small.write_text("{}")
+    (plain, _) = build._write_dataset(tmp_path, load_user_file(small), lambda label: None)
+    assert "compression" not in plain
+    manifest = {"compression": build.DEFAULT_LEVELS, "datasets": [*entries, plain]}
+    sentence = compression_sentence(manifest, manifest["datasets"])
+    assert sentence.startswith("gzip level 9, zstd level 19. ")
+    assert "user-big, user-big.original: gzip level 6, zstd level 3" in sentence
+
+
+def test_json_pretty_is_skipped_with_the_reason_when_indentation_would_blow_up_the_file(tmp_path, monkeypatch):
+    """A document nested hundreds deep pretty-prints to a hundred times its size (10 MB to 833 MB):
+    the corpus writes every other format and says why json-pretty is missing."""
+    from serbench.corpus import build, formats
+
+    doc: dict = {"leaf": 1}
+    for _ in range(300):
+        doc = {"child": doc}
+    user = tmp_path / "deep.json"
+    user.write_text(json.dumps({"chains": [doc] * 20}))
+    monkeypatch.setattr(formats, "PRETTY_INDENT_LIMIT_BYTES", 2 << 20)
+    entry = build._write_dataset(tmp_path, load_user_file(user), lambda label: None)[0]
+    assert "json-pretty" not in entry["files"] and "json" in entry["files"]
+    assert entry["skipped"]["json-pretty"].startswith("indentation would add ")
+    assert entry["skipped"]["json-pretty"].endswith("(values nested 303 deep), over the 2 MiB limit")
+    monkeypatch.setattr(formats, "PRETTY_INDENT_LIMIT_BYTES", 10**9)
+    entry = build._write_dataset(tmp_path, load_user_file(user), lambda label: None)[0]
+    assert "json-pretty" in entry["files"]
+
+
+def test_the_stats_walk_counts_the_bytes_indentation_adds_to_pretty_json():
+    from serbench.corpus import formats, generator
+
+    for doc in ({"a": [1, [2, {"b": []}], {}], "c": "x"}, {"d": [[[]]]}, {}):
+        _, indent = generator.walk_stats(doc)
+        pretty, plain = formats.encode_json(doc, pretty=True), formats.encode_json(doc)
+        assert len(pretty) == len(plain) + indent + 1  # and the final newline

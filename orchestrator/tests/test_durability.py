@@ -22,15 +22,27 @@ RUN = ["--lang", "python", "--lib", "json", "--size", "1", "--size", "2", "--tes
 FAST = ["--rounds", "2", "--budget-ms", "20", "--no-prestart"]
 
 
-@pytest.fixture
-def small_disk(tmp_path):
+def _mounted(tmp_path: Path, size: str):
     mnt = tmp_path / "disk"
     mnt.mkdir()
-    res = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mnt)], capture_output=True, text=True)
+    res = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mnt)], capture_output=True, text=True
+    )
     if res.returncode != 0:
         pytest.skip(f"cannot mount a small filesystem here (root needed): {res.stderr.strip()}")
     yield mnt
     subprocess.run(["umount", "-l", str(mnt)], check=False)
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    yield from _mounted(tmp_path, "16m")
+
+
+@pytest.fixture
+def corpus_disk(tmp_path):
+    """Room for the standard corpus (about 25 MB) and the store, once the filler is gone."""
+    yield from _mounted(tmp_path, "64m")
 
 
 def fill(folder: Path) -> Path:
@@ -107,6 +119,43 @@ def test_a_corpus_folder_on_a_full_disk_is_one_line(small_disk, tmp_path, capsys
     assert str(small_disk) in err.strip().splitlines()[-1]
 
 
+def test_a_disk_that_fills_during_the_corpus_leaves_no_half_written_file_and_the_same_command_completes(
+    corpus_disk, tmp_path, capsys, monkeypatch
+):
+    """The store and the corpus on one small disk, which fills after the corpus's tenth file: one line
+    (nothing was measured, so it says to run the command again, not --resume), a valid store, no
+    temporary or half-written file, and after freeing space the same command writes the rest and runs."""
+    from serbench.corpus import build
+
+    db, corpus = corpus_disk / "s.db", corpus_disk / "c"
+    write, written = build._write_atomic, []
+
+    def write_then_fill(path, data):
+        write(path, data)
+        written.append(path.name)
+        if len(written) == 10:
+            fill(corpus_disk)
+
+    monkeypatch.setattr(build, "_write_atomic", write_then_fill)
+    args = ["--db", str(db), "run", *RUN, *FAST, "--corpus", str(corpus), "--out", str(tmp_path / "out")]
+    code, err = _run(capsys, *args)
+    assert code == 2 and "Traceback" not in err
+    line = err.strip().splitlines()[-1]
+    assert line.startswith("serbench: no space left on the filesystem of ") and str(corpus_disk) in line
+    assert line.endswith("then run the same command again (nothing was measured yet)")
+    assert not [p.name for p in corpus.iterdir() if p.name.startswith(".")]  # no temporary file
+    manifest = build.load_manifest(corpus)
+    listed = {f["file"] for e in (manifest or {"datasets": []})["datasets"] for f in e["files"].values()}
+    assert {p.name for p in corpus.iterdir()} - {"manifest.json", "filler"} <= listed  # each file finished
+    assert integrity(db) == "ok"
+    (corpus_disk / "filler").unlink()
+    monkeypatch.setattr(build, "_write_atomic", write)
+    code, err = _run(capsys, *args)
+    assert code == 0, err
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT status FROM runs").fetchone()[0] == "done"
+
+
 def test_reports_that_a_full_disk_refused_are_said_not_written(small_disk, tmp_path, capsys, monkeypatch):
     finalize = runner.finalize
 
@@ -121,6 +170,15 @@ def test_reports_that_a_full_disk_refused_are_said_not_written(small_disk, tmp_p
     assert "warning: cannot write" in err and "report.md" in err
     last = err.strip().splitlines()[-1]
     assert "report: not written (see the warnings above)" in last and "serbench report" in last
+    # the run itself is whole: done, every cell in the store, which `serbench report` can read
+    db = tmp_path / "s.db"
+    assert integrity(db) == "ok"
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT status FROM runs").fetchone()[0] == "done"
+        assert c.execute("SELECT COUNT(*) FROM cells WHERE status='pending'").fetchone()[0] == 0
+    (small_disk / "filler").unlink()
+    assert main(["--db", str(db), "report", "--output", str(tmp_path / "again.md")]) == 0
+    assert (tmp_path / "again.md").read_text().startswith("#")
 
 
 KILLED_WRITER = textwrap.dedent(

@@ -193,3 +193,20 @@ def test_values_outside_the_data_model_are_refused():
         hash_value({1: "int key"})
     with pytest.raises(TypeError):
         hash_value(object())
+
+
+def test_the_document_hash_in_c_gives_the_python_hash_on_every_vector_and_corpus_dataset():
+    """objhash.hash_document uses the Python harness's C walk (sbwalk), which ./serbench's setup builds
+    into this venv; the manifest's hashes must not depend on which of the two ran."""
+    from serbench import objhash
+
+    if objhash._c_hash_object is None:
+        pytest.skip("sbwalk is not built into this interpreter (./serbench's setup builds it)")
+    from serbench.corpus.build import builtin_datasets
+
+    docs = [ds.doc for ds in builtin_datasets(1)]
+    docs += [DECODERS["msgpack"](f.read_bytes()) for f in sorted(VECTORS.glob("*.msgpack"))]
+    docs += [{"i": [-(2**63), 2**64 - 1, 0, -1], "f": [-0.0, 1e300], "b": b"\x00", "s": "é\u0001"}]
+    assert len(docs) > 20
+    for doc in docs:
+        assert objhash.hash_document(doc) == objhash.hash_value(doc)

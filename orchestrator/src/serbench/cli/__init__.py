@@ -82,7 +82,16 @@ def no_space_line(e: BaseException, args) -> str:
 
     path = min(paths or [Path(".")], key=lambda p: free_of(p)[0])
     free, folder = free_of(path)
-    go_on = "; then `./serbench run --resume` continues the run" if getattr(args, "fn", None) is run.cmd_run else ""
+    go_on = ""
+    if getattr(args, "fn", None) is run.cmd_run:
+        started = getattr(args, "started_run", None)
+        # before the run is stored (the corpus, the build) there is nothing to resume: the same command
+        # starts it again, and the corpus writer keeps every file it finished
+        go_on = (
+            f"; then `./serbench run --resume {started}` continues the run"
+            if started
+            else "; then run the same command again (nothing was measured yet)"
+        )
     return (
         f"no space left on the filesystem of {path} ({free // 1024:,} KB free): every finished cell is kept; "
         f"free space there (`df -h {folder}`), or pass --db, --out or --corpus on another disk{go_on}"

@@ -134,6 +134,7 @@ def _run(args, db: Store) -> int:
             raise UserError(f"run {prev['id']} is finished; `serbench report {prev['id']}` shows it")
         db.claim(prev["id"])  # raises when another live process is executing it
         run_id, saved = prev["id"], json.loads(prev["args_json"])
+        args.started_run = run_id  # what a failure's last line tells the user to resume
         for k, v in runner.stored_settings(saved).items():
             setattr(args, k, v)
         say(f"resuming run {run_id}")
@@ -228,6 +229,7 @@ def _run(args, db: Store) -> int:
             env["instructions_varying"] = {h.name: h.instructions_varying for h in hs if h.instructions_varying}
         db.claim(run_id)  # before it is visible, so no `--resume` can take it
         db.create_run(run_id, mode.name, saved, env, manifest)
+        args.started_run = run_id
     n_real = sum(1 for c in cells if not c.bench.get("baseline"))
     pin = pinning.choose(args.pin)
     db.append_run_env(run_id, "pinning", {**pin.facts(), "prestart": bool(args.prestart and pin.on)})

@@ -15,7 +15,7 @@ from pathlib import Path
 import zstandard
 
 from .. import threads
-from ..objhash import HASH_VERSION, hash_value, hex64
+from ..objhash import HASH_VERSION, hash_document, hex64
 from . import generator, typed
 from .dataset import Dataset, check_data_model
 from .formats import FORMATS, FormatError
@@ -49,11 +49,28 @@ GZIP_LEVEL = 9
 ZSTD_LEVEL = 19
 
 
-def compressed_sizes(data: bytes) -> dict[str, int]:
+#: A user's file bigger than this has its compressed sizes taken at gzip's and zstd's own default
+#: levels (what `gzip` and `zstd` give without options) instead of 9 and 19: zstd -19 compresses about
+#: 0.75 MB/s here (70.6 s for a 53 MB JSON numbers array, 0.38 s at level 3), so the corpus of a 50 MB
+#: file took minutes in compression alone (research/corpus_speed.py, issue 74). Every file of one
+#: dataset uses one pair of levels, so its formats compare like for like; the manifest entry and the
+#: reports say which levels a dataset used.
+BIG_FILE_BYTES = 8 << 20
+DEFAULT_LEVELS = {"gzip_level": GZIP_LEVEL, "zstd_level": ZSTD_LEVEL}
+FAST_LEVELS = {"gzip_level": 6, "zstd_level": 3}
+
+
+def compression_levels(ds: Dataset) -> dict[str, int]:
+    """The levels a dataset's compressed sizes are taken at (BIG_FILE_BYTES)."""
+    big = ds.original is not None and len(ds.original) > BIG_FILE_BYTES
+    return FAST_LEVELS if big else DEFAULT_LEVELS
+
+
+def compressed_sizes(data: bytes, gzip_level: int = GZIP_LEVEL, zstd_level: int = ZSTD_LEVEL) -> dict[str, int]:
     """gzip and zstd sizes at the corpus levels: one definition for corpus files and encoder output."""
     return {
-        "gzip_bytes": len(gzip.compress(data, GZIP_LEVEL, mtime=0)),
-        "zstd_bytes": len(zstandard.ZstdCompressor(level=ZSTD_LEVEL).compress(data)),
+        "gzip_bytes": len(gzip.compress(data, gzip_level, mtime=0)),
+        "zstd_bytes": len(zstandard.ZstdCompressor(level=zstd_level).compress(data)),
     }
 
 
@@ -111,16 +128,17 @@ class _Entries:
     threads; at most that many files wait for theirs, so memory stays bounded for a large file.
     `done` fills the sizes in, in the entries' own key order; `close` lets the threads go."""
 
-    def __init__(self) -> None:
+    def __init__(self, levels: dict[str, int]) -> None:
         self._pool = threads.pool(SIZE_WORKERS)
         self._pending: list[tuple[dict, Future]] = []
+        self._levels = levels
 
     def add(self, name: str, data: bytes) -> dict:
         running = [f for _, f in self._pending if not f.done()]
         if len(running) >= SIZE_WORKERS:
             wait(running, return_when=FIRST_COMPLETED)
         entry = {"file": name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-        self._pending.append((entry, self._pool.submit(compressed_sizes, data)))
+        self._pending.append((entry, self._pool.submit(compressed_sizes, data, **self._levels)))
         return entry
 
     def done(self) -> None:
@@ -140,7 +158,7 @@ def _steps(ds: Dataset) -> int:
 def _write_dataset(dest: Path, ds: Dataset, tick: Callable[[str], None]) -> list[dict]:
     """Every file of one dataset, and its manifest entries (two for a user's file: re-encoded, and
     the exact bytes)."""
-    entries = _Entries()
+    entries = _Entries(compression_levels(ds))
     try:
         out = _write_files(dest, ds, tick, entries)
         entries.done()
@@ -151,8 +169,9 @@ def _write_dataset(dest: Path, ds: Dataset, tick: Callable[[str], None]) -> list
 
 def _write_files(dest: Path, ds: Dataset, tick: Callable[[str], None], entries: _Entries) -> list[dict]:
     tick(f"{ds.id}: hash and statistics")
-    h = hex64(hash_value(ds.doc))
-    stats = generator.stats(ds.doc)
+    h = hex64(hash_document(ds.doc))
+    stats, indent = generator.walk_stats(ds.doc)
+    figures = {"indent_bytes": indent, "max_depth": stats["max_depth"]}
     files = {}
     skipped = {}
     for fid, fmt in FORMATS.items():
@@ -161,6 +180,10 @@ def _write_files(dest: Path, ds: Dataset, tick: Callable[[str], None], entries: 
         tick(f"{ds.id}: {fid}")
         if ds.binary and not fmt.binary_ok:
             skipped[fid] = "format has no binary type"
+            continue
+        refused = fmt.refuse(figures)
+        if refused:
+            skipped[fid] = refused
             continue
         try:
             data = fmt.encode(ds.doc)
@@ -180,6 +203,8 @@ def _write_files(dest: Path, ds: Dataset, tick: Callable[[str], None], entries: 
         "skipped": skipped,
         **_typed_extras(ds),
     }
+    if compression_levels(ds) != DEFAULT_LEVELS:
+        entry["compression"] = compression_levels(ds)
     if ds.original is None:
         return [entry]
     entry |= {"source": ds.source, "reencoded": True}
@@ -198,6 +223,8 @@ def _write_files(dest: Path, ds: Dataset, tick: Callable[[str], None], entries: 
         "source": ds.source,
         "original": True,
     }
+    if "compression" in entry:
+        original["compression"] = entry["compression"]
     return [entry, original]
 
 

@@ -93,10 +93,55 @@ def _scalar_problem(v) -> str | None:
     return f"{name} is not in the data model (spec/data-model.md); write plain values"
 
 
+def _quick_check(doc) -> tuple[int, bool] | None:
+    """`check_data_model`'s answer for a document inside the data model, or None when something is
+    outside it (or a type is not one of the common exact types), for the walk that names it. Half the
+    time of that walk on a 50 MB file, because it keeps no path (issue 74)."""
+    binary = False
+    depth_max = 0
+    stack = [(doc, 1)]  # the root container is depth 1, as in check_data_model
+    bad = _BAD_CHARS.search
+    lo, hi = -(1 << 63), 1 << 64
+    while stack:
+        v, depth = stack.pop()
+        if depth > depth_max:
+            if depth > MAX_DEPTH:
+                return None
+            depth_max = depth
+        if type(v) is dict:
+            if not all(type(k) is str for k in v) or bad("".join(v)):
+                return None
+            items = v.values()
+        else:
+            items = v
+        for x in items:
+            t = type(x)
+            if t is str:
+                if bad(x):
+                    return None
+            elif t is int:
+                if not lo <= x < hi:
+                    return None
+            elif t is float:
+                if x - x != 0.0:  # NaN or infinity
+                    return None
+            elif t is dict or t is list:
+                stack.append((x, depth + 1))
+            elif t is bytes:
+                binary = True
+            elif not (x is None or t is bool):
+                return None
+    return depth_max, binary
+
+
 def check_data_model(doc) -> tuple[int, bool]:
     """Raise FormatError naming the first value outside the data model (DESIGN §3, spec/data-model.md):
     string keys, int64/uint64, finite floats, UTF-8 strings without NUL, nesting within MAX_DEPTH.
     Iterative, so no document can exhaust the stack. Returns (nesting depth, whether it holds binary)."""
+    if type(doc) in (dict, list):
+        quick = _quick_check(doc)
+        if quick is not None:
+            return quick
     binary = False
     depth_max = 0
     stack: list = []

@@ -261,10 +261,11 @@ def decode_cbor(data: bytes):
 def encode_bson(doc) -> bytes:
     if not isinstance(doc, dict):
         raise FormatError("BSON needs a map at the root")
-    _check_bson_ints(doc)
     try:
         return bson.encode(doc)
     except Exception as e:
+        # walked only on failure: a walk of every value costs more than pymongo's whole encoding
+        _check_bson_ints(doc)
         raise FormatError(f"cannot encode as BSON: {e}") from e
 
 
@@ -339,27 +340,54 @@ def _ubjson_scalar(v) -> tuple[bytes, bytes] | None:
 _TYPEABLE = {b"i", b"I", b"l", b"L", b"D", b"S"}
 
 
+_PACK_D = struct.Struct(">d").pack
+
+
+def _ubjson_item(v) -> bytes | None:
+    """Marker and payload of a scalar as one bytes object; None for a container. The common types are
+    dispatched on `type` first (the corpus of a 50 MB file calls this millions of times, issue 74);
+    anything else goes through `_ubjson_scalar`, which also says why a value cannot be written."""
+    t = type(v)
+    if t is str:
+        b = v.encode("utf-8")
+        n = len(b)
+        return (b"SU" + bytes((n,)) if n < 256 else b"S" + _ubjson_len(n)) + b
+    if t is int:
+        if 0 <= v <= 255:
+            return b"U" + bytes((v,))
+        m, payload = _ubjson_int(v)
+        return m + payload
+    if t is float:
+        return b"D" + _PACK_D(v)
+    if t is list or t is dict:
+        return None
+    sc = _ubjson_scalar(v)
+    return None if sc is None else sc[0] + sc[1]
+
+
 def encode_ubjson(doc, optimised: bool = True) -> bytes:
     """Iterative, so any depth the data model allows encodes (the output is what the recursive
     definition gives: a container's header, then each child, then the close marker when unsized)."""
-    out: list[bytes] = []
+    out = bytearray()
 
     def open_container(v) -> list:
+        nonlocal out
         if isinstance(v, list):
             vals, keys, open_, close = v, None, b"[", b"]"
         else:
             vals, keys, open_, close = list(v.values()), list(v.keys()), b"{", b"}"
-        scalars = [_ubjson_scalar(x) for x in vals]
-        out.append(open_)
-        typed = None
+        items = [_ubjson_item(x) for x in vals]
+        out += open_
+        typed = False
         if optimised:
-            markers = [sc[0] if sc else b"[" for sc in scalars]
             n = len(vals)
-            if n and markers[0] in _TYPEABLE and all(m == markers[0] for m in markers):
-                typed = markers[0]
-                out.append(b"$" + typed)
-            out.append(b"#" + _ubjson_len(n))
-        return [vals, keys, scalars, typed, close, 0]
+            if n and items[0] is not None:
+                m = items[0][:1]
+                typed = m in _TYPEABLE and all(it is not None and it[:1] == m for it in items)
+                if typed:
+                    out += b"$" + m
+            out += b"#" + _ubjson_len(n)
+        return [vals, keys, items, typed, close, 0]
 
     top = _ubjson_scalar(doc)
     if top is not None:
@@ -367,24 +395,25 @@ def encode_ubjson(doc, optimised: bool = True) -> bytes:
     stack = [open_container(doc)]
     while stack:
         frame = stack[-1]
-        vals, keys, scalars, typed, close, i = frame
+        vals, keys, items, typed, close, i = frame
         if i == len(vals):
             if not optimised:
-                out.append(close)
+                out += close
             stack.pop()
             continue
         frame[5] = i + 1
         if keys is not None:
             kb = keys[i].encode("utf-8")
-            out.append(_ubjson_len(len(kb)) + kb)
-        sc = scalars[i]
-        if typed:
-            out.append(sc[1])
-        elif sc is not None:
-            out.append(sc[0] + sc[1])
-        else:
+            out += _ubjson_len(len(kb))
+            out += kb
+        it = items[i]
+        if it is None:
             stack.append(open_container(vals[i]))
-    return b"".join(out)
+        elif typed:
+            out += memoryview(it)[1:]
+        else:
+            out += it
+    return bytes(out)
 
 
 def decode_ubjson(data: bytes):
@@ -404,6 +433,25 @@ class Format:
     binary_ok: bool
     description: str
     default: bool  # in the default run matrix
+    # why a document is not written in this format, from figures of its walk (generator.walk_stats),
+    # or None: a format whose size is not linear in the document's can refuse one that would blow up
+    refuse: Callable[[dict], str | None] = lambda figures: None
+
+
+#: JSON's 2-space indentation grows with depth: a 10 MB document whose values are nested about 190
+#: deep on average pretty-prints to 833 MB (research/corpus_speed.py, "nested"), a file no one would
+#: parse and this writer would take a minute and gigabytes of memory to produce.
+PRETTY_INDENT_LIMIT_BYTES = 256 << 20
+
+
+def _refuse_pretty(figures: dict) -> str | None:
+    n = figures["indent_bytes"]
+    if n <= PRETTY_INDENT_LIMIT_BYTES:
+        return None
+    return (
+        f"indentation would add {n / 2**20:,.0f} MiB (values nested {figures['max_depth']} deep), over the "
+        f"{PRETTY_INDENT_LIMIT_BYTES / 2**20:,.0f} MiB limit"
+    )
 
 
 FORMATS: dict[str, Format] = {
@@ -411,7 +459,13 @@ FORMATS: dict[str, Format] = {
     for f in [
         Format("json", "json", encode_json, False, "JSON, minified, UTF-8 unescaped", True),
         Format(
-            "json-pretty", "pretty.json", lambda d: encode_json(d, pretty=True), False, "JSON, 2-space indent", False
+            "json-pretty",
+            "pretty.json",
+            lambda d: encode_json(d, pretty=True),
+            False,
+            "JSON, 2-space indent",
+            False,
+            _refuse_pretty,
         ),
         Format("msgpack", "msgpack", encode_msgpack, True, "MessagePack, smallest encodings, bin type", True),
         Format("cbor", "cbor", encode_cbor, True, "CBOR (RFC 8949), definite lengths, float64", True),

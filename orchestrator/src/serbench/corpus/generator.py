@@ -222,45 +222,62 @@ def micro_datasets() -> dict[str, dict]:
     }
 
 
+# kind and raw payload bytes of each scalar type (a dict lookup on `type` instead of an isinstance
+# chain: the corpus of a user's 50 MB file walks millions of values, issue 74)
+_SCALAR = {type(None): ("null", 0), bool: ("bool", 1), float: ("float", 8)}
+
+
 def stats(doc) -> dict:
     """Distribution of value kinds in a document, shown in the manifest."""
+    return walk_stats(doc)[0]
+
+
+def walk_stats(doc) -> tuple[dict, int]:
+    """`stats`, and the bytes JSON's 2-space indentation adds (a newline and two spaces per level
+    before each value and each non-empty container's close), so a pretty form that indentation would
+    blow up (a document nested hundreds deep) can be refused before it is written."""
     counts: dict[str, int] = {}
     depth_max = 0
     payload = 0  # raw payload: numbers 8 B, bool 1 B, null 0, strings, keys and binary their byte length
+    indent = 0
     stack = [(doc, 0)]
     while stack:
         v, d = stack.pop()
-        depth_max = max(depth_max, d)
-        if isinstance(v, dict):
+        if d > depth_max:
+            depth_max = d
+        indent += 2 * d + 1 if d else 0
+        t = type(v)
+        if t is dict:
             k = "map"
             payload += sum(len(key.encode("utf-8")) for key in v)
+            indent += (2 * d + 1) * bool(v) + len(v)  # the close's line, and ": " instead of ":"
             stack.extend((x, d + 1) for x in v.values())
-        elif isinstance(v, list):
+        elif t is list:
             k = "array"
+            indent += (2 * d + 1) * bool(v)
             stack.extend((x, d + 1) for x in v)
-        elif v is None:
-            k = "null"
-        elif isinstance(v, bool):
-            k = "bool"
-        elif isinstance(v, int):
-            k = "int" if v < (1 << 32) else "uint"  # "uint": above uint32, up to INT64_MAX
-        elif isinstance(v, float):
-            assert math.isfinite(v)
-            k = "float"
-        elif isinstance(v, str):
+        elif t is str:
             k = "string" if v.isascii() else "string-nonascii"
-        else:
+            payload += len(v) if k == "string" else len(v.encode("utf-8"))
+        elif t is int:
+            k = "int" if v < (1 << 32) else "uint"  # "uint": above uint32, up to INT64_MAX
+            payload += 8
+        elif t in _SCALAR:
+            k, n = _SCALAR[t]
+            assert k != "float" or math.isfinite(v)
+            payload += n
+        elif isinstance(v, dict | list):  # subclasses: walked as their base type
+            stack.append((dict(v) if isinstance(v, dict) else list(v), d))
+            continue
+        elif isinstance(v, (bytes, bytearray)):
             k = "binary"
-        counts[k] = counts.get(k, 0) + 1
-        if isinstance(v, str):
-            payload += len(v.encode("utf-8"))
-        elif isinstance(v, bytes):
             payload += len(v)
         else:
-            payload += {"int": 8, "uint": 8, "float": 8, "bool": 1}.get(k, 0)
+            raise TypeError(f"type {t.__name__} is not in the data model")
+        counts[k] = counts.get(k, 0) + 1
     return {
         "values": sum(counts.values()),
         "max_depth": depth_max,
         "payload_bytes": payload,
         "kinds": dict(sorted(counts.items())),
-    }
+    }, indent

@@ -349,6 +349,22 @@ def sized_datasets(manifest: dict, used: set[str]) -> list[dict]:
     ]
 
 
+def compression_sentence(manifest: dict, datasets: list[dict]) -> str:
+    """The levels the size tables' gzip and zstd columns were taken at: the manifest's, and the tools'
+    own defaults for a user's file too big for level 19 in seconds (corpus/build.py, BIG_FILE_BYTES)."""
+    levels = manifest.get("compression") or {"gzip_level": 9, "zstd_level": 19}
+    out = f"gzip level {levels['gzip_level']}, zstd level {levels['zstd_level']}."
+    other = [d for d in datasets if d.get("compression") and d["compression"] != levels]
+    for pair in {tuple(sorted(d["compression"].items())) for d in other}:
+        names = ", ".join(d["dataset"] for d in other if tuple(sorted(d["compression"].items())) == pair)
+        got = dict(pair)
+        out += (
+            f" {names}: gzip level {got['gzip_level']}, zstd level {got['zstd_level']} (the tools' defaults: "
+            "a file this big would take minutes at level 19)."
+        )
+    return out
+
+
 def dataset_order(manifest: dict) -> list[str]:
     return [d["dataset"] for d in manifest["datasets"]]
 

@@ -12,6 +12,7 @@ from . import answer, reference
 from .facts import (
     TEST_TITLES,
     apart,
+    compression_sentence,
     estimator_of,
     instr_of,
     latency_ops,
@@ -378,7 +379,7 @@ def render(run: sqlite3.Row, cells: list[sqlite3.Row]) -> str:
         "## Object sizes",
         "",
         "Raw payload: numbers 8 B, booleans 1 B, null 0 B, strings, keys and binary their byte length. "
-        "gzip level 9, zstd level 19.",
+        + compression_sentence(manifest, sized_datasets(manifest, used)),
         "",
     ]
     rows = []

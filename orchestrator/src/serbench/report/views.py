@@ -10,6 +10,7 @@ import math
 from . import reference
 from .facts import (
     TEST_TITLES,
+    compression_sentence,
     estimator_of,
     has_current_estimator,
     latency_ops,
@@ -281,12 +282,12 @@ def _reference_section(run, cells: list) -> list[str]:
 
 
 def _sizes_section(manifest: dict, cells: list, used: set[str], charts: _Charts) -> list[str]:
+    sized = sized_datasets(manifest, used)
     out = [
         '<section id="sizes"><h2>Object sizes</h2>',
         "<p>Raw payload: numbers 8 B, booleans 1 B, null 0 B, strings, keys and binary their byte length. "
-        "gzip level 9, zstd level 19.</p>",
+        f"{_e(compression_sentence(manifest, sized))}</p>",
     ]
-    sized = sized_datasets(manifest, used)
     if not sized:
         return []
     for d in sized:
