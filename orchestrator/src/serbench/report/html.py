@@ -330,6 +330,7 @@ def render_robustness(run, results: list[dict]) -> str:
     counts and verdict line, then every crash, hang and memory blow-up with its case file. No charts."""
     from ..robustness.run import FAIL, OUTCOMES, summary_line
     from .robustness import case_folder
+    from .robustness_scan import scan_html
 
     rows: dict[tuple, list[dict]] = {}
     for r in results:
@@ -345,6 +346,10 @@ def render_robustness(run, results: list[dict]) -> str:
         f"<h1>serbench robustness run {_e(run['id'])}</h1>",
         f"<p>Command: <code>{_e(args.get('command_line'))}</code>. Limits per process: {_e(args.get('limits_text'))}."
         " Outcomes and verdicts: docs/robustness.md.</p>",
+        '<section id="glance"><h2>At a glance</h2><p>Per library (decoder rows), each linked to its harness\'s '
+        "section of docs/libraries.md.</p>",
+        scan_html(results, "../../docs/libraries.md"),
+        "</section>",
         '<section id="robustness"><h2>Decoder rows</h2>',
         _table(["Row", "Test", "Format", "Version", *OUTCOMES, "Verdict"], table),
         "</section>",

@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 
 from ..robustness.cases import folder_of
 from ..robustness.run import ACCEPTED_MALFORMED, FAIL, REJECTED_VALID, WRONG, summary_line, totals
+from . import robustness_scan as scan
 
 ABBREV = {
     "accepted": "acc",
@@ -17,6 +18,7 @@ ABBREV = {
     "rejected": "rej",
     "crashed": "CRASH",
     "hung": "HANG",
+    "quadratic": "QUAD",
     "oom": "OOM",
     "harness": "hns",
 }
@@ -54,7 +56,9 @@ def _cases_line(cases: dict, case_dir: str) -> str:
     return f"{len(cases.get('cases', []))} in {case_dir} ({where})"
 
 
-def render(run: dict, results: list[dict], case_dir: str | None = None) -> str:
+def render(
+    run: dict, results: list[dict], case_dir: str | None = None, libraries_href: str = "../../docs/libraries.md"
+) -> str:
     args, env = json.loads(run["args_json"]), json.loads(run["env_json"])
     cases = json.loads(run["cases_json"])
     case_dir = case_dir or case_folder(run)
@@ -74,8 +78,24 @@ def render(run: dict, results: list[dict], case_dir: str | None = None) -> str:
         "",
         "Outcomes: acc = accepted with an allowed hash, HASH = accepted with another hash, rej = rejected "
         "cleanly (exit 3), CRASH = signal or exit outside the protocol, HANG = killed at the time limit, "
+        "QUAD = killed at the time limit where the row's time grows as size^1.8 or faster (see Growth), "
         "OOM = out of the memory limit, hns = not judged (the harness's own limit or reference decoder, "
         "exit 6). ✗N: N outcomes a correct decoder would not give (docs/robustness.md).",
+        "",
+        "## At a glance",
+        "",
+        "Per library (decoder rows), each linked to its harness's section of docs/libraries.md; a cell lists "
+        "the cases as format: name.",
+        "",
+        *scan.scan_markdown(results, libraries_href),
+        "",
+        "Processes per harness with each outcome:",
+        "",
+        *scan.language_markdown(results),
+        "",
+        "## Growth",
+        "",
+        *scan.growth_markdown(results),
         "",
         "## Per library",
         "",
@@ -166,6 +186,19 @@ def findings(run: dict, results: list[dict], case_dir: str | None = None) -> str
         f"`serbench report --robustness {run['id']} --findings`; what each outcome means: docs/robustness.md.",
         "",
         f"{len(failing)} of {len(by_lib)} libraries crashed, hung or ran out of memory on at least one case.",
+        "",
+        "Per library (decoder rows): the name links to its harness's section of docs/libraries.md, "
+        "*findings* to its section below; a cell lists the cases as format: name.",
+        "",
+        *scan.scan_markdown(results, "libraries.md", ""),
+        "",
+        "Processes per harness with each outcome:",
+        "",
+        *scan.language_markdown(results),
+        "",
+        "## Growth",
+        "",
+        *scan.growth_markdown(results),
         "",
     ]
     for key in sorted(by_lib, key=lambda k: (k not in failing, k)):
