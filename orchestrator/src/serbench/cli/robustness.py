@@ -35,9 +35,9 @@ def cmd_robustness(args) -> int:
     import fnmatch
 
     from ..report import robustness as robustness_report
+    from ..report import robustness_scan
     from ..robustness import cases as rcases
-    from ..robustness import growth
-    from ..robustness import own_cases
+    from ..robustness import growth, own_cases
     from ..robustness import run as rrun
     from ..robustness.limits import MIB, Limits
 
@@ -158,6 +158,8 @@ def cmd_robustness(args) -> int:
         + ", ".join(f"{v} {k}" for k, v in tot.items() if v)
         + f"; report: {out / 'robustness.md'} and robustness.html; store: {args.db} (robustness run {run_id})"
     )
+    if rows:
+        say(robustness_scan.closing_line(results))
     return code
 
 

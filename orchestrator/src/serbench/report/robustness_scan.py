@@ -199,3 +199,13 @@ def growth_markdown(results: list[dict]) -> list[str]:
             f"{hung} | {failed} |"
         )
     return out
+
+
+def closing_line(results: list[dict]) -> str:
+    """The decoders' counts per harness for the run's last line: 'decoders: go 9 crashed, 6 quadratic,
+    ...; java ...' (harnesses with none of them say 'none')."""
+    parts = []
+    for h, c in per_language(results).items():
+        said = ", ".join(f"{c[k]} {k}" for k in LANGUAGE_COLUMNS if c.get(k))
+        parts.append(f"{h} {said or 'none'}")
+    return "decoders per harness (crashed, hung, quadratic, oom, accepts invalid, wrong answer): " + "; ".join(parts)
