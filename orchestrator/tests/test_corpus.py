@@ -223,11 +223,11 @@ def test_json_pretty_is_skipped_with_the_reason_when_indentation_would_blow_up_t
         doc = {"child": doc}
     user = tmp_path / "deep.json"
     user.write_text(json.dumps({"chains": [doc] * 20}))
-    monkeypatch.setattr(formats, "PRETTY_INDENT_LIMIT_BYTES", 2 << 20)
+    monkeypatch.setattr(formats, "PRETTY_INDENT_LIMIT_BYTES", 2 << 20)  # and 4x its payload (18 KB)
     entry = build._write_dataset(tmp_path, load_user_file(user), lambda label: None)[0]
     assert "json-pretty" not in entry["files"] and "json" in entry["files"]
     assert entry["skipped"]["json-pretty"].startswith("indentation would add ")
-    assert entry["skipped"]["json-pretty"].endswith("(values nested 303 deep), over the 2 MiB limit")
+    assert entry["skipped"]["json-pretty"].endswith("(values nested 303 deep), over 2 MiB and 4x the payload")
     monkeypatch.setattr(formats, "PRETTY_INDENT_LIMIT_BYTES", 10**9)
     entry = build._write_dataset(tmp_path, load_user_file(user), lambda label: None)[0]
     assert "json-pretty" in entry["files"]

@@ -274,6 +274,33 @@ def test_the_same_bytes_under_another_formats_extension_are_read_as_that_format(
         ensure_corpus(cdir, DEFAULT_SEED, open_user_files([renamed]))
 
 
+def test_the_same_bytes_format_and_name_at_another_path_are_reused_and_the_new_path_is_named(tmp_path, cdir, corpus):
+    first, second = tmp_path / "x" / "ok.json", tmp_path / "y" / "ok.json"
+    for p in (first, second):
+        p.parent.mkdir()
+        p.write_text('{"a": [1, 2]}')
+    ensure_corpus(cdir, DEFAULT_SEED, open_user_files([first]))
+    written = _mtimes(cdir)
+    notes: list[str] = []
+    m = ensure_corpus(cdir, DEFAULT_SEED, open_user_files([second]), note=notes.append)
+    assert _mtimes(cdir) == written  # nothing encoded again
+    assert notes == [f"{second}: reusing datasets user-ok and user-ok.original in {cdir} (same bytes, format and name)"]
+    assert {d["source"]["path"] for d in m["datasets"] if d.get("source")} == {str(second.absolute())}
+    assert {d["source"]["path"] for d in build.load_manifest(cdir)["datasets"] if d.get("source")} == {str(second)}
+
+
+def test_a_big_user_file_is_announced_with_its_size_and_an_estimate_before_it_is_read(tmp_path, cdir, corpus):
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({"a": list(range(300_000))}))  # 2.1 MB
+    notes: list[str] = []
+    ensure_corpus(cdir, DEFAULT_SEED, open_user_files([big]), note=notes.append)
+    size = big.stat().st_size
+    about = round(size / 1e6 * build.CORPUS_S_PER_MB)
+    assert notes[0] == (
+        f"{big}: reading {size:,} bytes of JSON; writing its corpus takes about {about} s on a 2-core machine"
+    )
+
+
 def test_an_interrupted_corpus_write_leaves_no_partial_file_behind(tmp_path, cdir, corpus, monkeypatch):
     dest = cdir
     before = set(os.listdir(dest))

@@ -439,18 +439,20 @@ class Format:
 
 
 #: JSON's 2-space indentation grows with depth: a 10 MB document whose values are nested about 190
-#: deep on average pretty-prints to 833 MB (research/corpus_speed.py, "nested"), a file no one would
-#: parse and this writer would take a minute and gigabytes of memory to produce.
-PRETTY_INDENT_LIMIT_BYTES = 256 << 20
+#: deep on average pretty-prints to 833 MB, and a 1 MB one to 83 MB (research/corpus_speed.py,
+#: "nested"), files no one would parse, which take this writer seconds and memory to produce. A
+#: document of ordinary depth gains about 1x its payload (size-5: 1.5x the minified JSON in all).
+PRETTY_INDENT_LIMIT_BYTES = 64 << 20
+PRETTY_INDENT_PER_PAYLOAD = 4
 
 
 def _refuse_pretty(figures: dict) -> str | None:
-    n = figures["indent_bytes"]
-    if n <= PRETTY_INDENT_LIMIT_BYTES:
+    n, payload = figures["indent_bytes"], figures["payload_bytes"]
+    if n <= max(PRETTY_INDENT_LIMIT_BYTES, PRETTY_INDENT_PER_PAYLOAD * payload):
         return None
     return (
-        f"indentation would add {n / 2**20:,.0f} MiB (values nested {figures['max_depth']} deep), over the "
-        f"{PRETTY_INDENT_LIMIT_BYTES / 2**20:,.0f} MiB limit"
+        f"indentation would add {n / 2**20:,.0f} MiB (values nested {figures['max_depth']} deep), over "
+        f"{PRETTY_INDENT_LIMIT_BYTES / 2**20:,.0f} MiB and {PRETTY_INDENT_PER_PAYLOAD}x the payload"
     )
 
 
