@@ -47,6 +47,7 @@ def _robustness_report(db: Store, args) -> int:
     """A stored robustness run again: its report (md or html), or with --findings the page of every
     crash, hang and memory blow-up per library (docs/robustness-findings.md is made with it)."""
     from ..report import robustness as robustness_report
+    from ..report import robustness_writers
 
     run = db.robustness_run(args.run) if args.run else db.robustness_run()
     if run is None:
@@ -58,11 +59,11 @@ def _robustness_report(db: Store, args) -> int:
     if args.findings:
         if args.format != "md":
             raise UserError("--findings is Markdown only")
-        text = robustness_report.findings(dict(run), results)
+        text = robustness_writers.findings_md(dict(run), results, robustness_report.findings)
     elif args.format == "html":
-        text = html_report.render_robustness(dict(run), results)
+        text = robustness_writers.render_html(dict(run), results, html_report.render_robustness)
     else:
-        text = robustness_report.render(dict(run), results)
+        text = robustness_writers.render_md(dict(run), results, robustness_report.render)
     if args.output:
         _write_output(Path(args.output), text)
     elif args.format == "html":

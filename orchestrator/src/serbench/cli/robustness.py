@@ -1,4 +1,5 @@
-"""`serbench robustness`: every decoder row against malformed and hostile input."""
+"""`serbench robustness`: every decoder row against malformed and hostile input, and every writer
+against hostile but valid documents."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .. import envinfo, runner
+from ..corpus import formats as F
 from ..corpus.generator import DEFAULT_SEED
 from ..harnesses import BuildOptions, HarnessError, make
 from ..progress import ProgressBar
@@ -35,9 +37,9 @@ def cmd_robustness(args) -> int:
     import fnmatch
 
     from ..report import robustness as robustness_report
-    from ..report import robustness_scan
+    from ..report import robustness_scan, robustness_writers
     from ..robustness import cases as rcases
-    from ..robustness import growth, own_cases
+    from ..robustness import growth, own_cases, writer_cases, writers
     from ..robustness import run as rrun
     from ..robustness.limits import MIB, Limits
 
@@ -51,8 +53,10 @@ def cmd_robustness(args) -> int:
             raise UserError(str(e)) from None
     # Every check that needs no harness comes before the build, which takes minutes the first time:
     # a mistyped --format or --case is one line at once, as a bad --db or --cases is.
+    # writers (the write test) run unless --test names decoder tests only, and not on your own cases
+    with_writers = own is None and (not args.test or writers.WRITE in args.test)
     for f in args.format:
-        if f not in rcases.FORMATS:
+        if f not in rcases.FORMATS and not (with_writers and f in F.FORMATS):
             raise UserError(f"no robustness cases for format {f!r}; there are: {', '.join(rcases.FORMATS)}")
     t0 = time.monotonic()
     if own is None:
@@ -61,6 +65,11 @@ def cmd_robustness(args) -> int:
         manifest = own_cases.write_user_cases(corpus_dir, Path(args.cases), own[0])
     case_root = corpus_dir / rcases.folder_of(manifest)
     say(f"{len(manifest['cases'])} robustness cases in {case_root} ({time.monotonic() - t0:.1f} s)")
+    if with_writers:
+        t0 = time.monotonic()
+        manifest = manifest | {"write": writer_cases.write_cases(corpus_dir)}
+        say(f"{len(manifest['write']['cases'])} writer cases in {corpus_dir / writer_cases.FOLDER} "
+            f"({time.monotonic() - t0:.1f} s)")  # fmt: skip
     if own is not None:
         kinds = Counter(c.expect for c in own[0])
         skipped = own[1]
@@ -75,13 +84,14 @@ def cmd_robustness(args) -> int:
             )
         )
     pats = args.case
-    cases = [
-        c
-        for c in manifest["cases"]
-        if not pats
-        or any(fnmatch.fnmatch(x, p) for p in pats for x in (c["name"], f"{c['format']}/{c['name']}", c["class"]))
-    ]
-    if not cases:
+
+    def picked(c: dict) -> bool:
+        return not pats or any(
+            fnmatch.fnmatch(x, p) for p in pats for x in (c["name"], f"{c['format']}/{c['name']}", c["class"])
+        )
+
+    cases = [c for c in manifest["cases"] if picked(c)]
+    if not cases and not (with_writers and any(picked(c) for c in manifest["write"]["cases"])):
         raise UserError(f"--case {' '.join(pats)} selects no case; see {case_root / 'manifest.json'}")
     db = Store(Path(args.db))  # a --db that is not a store is one line before the build, as in `run`
     hs = []
@@ -108,16 +118,25 @@ def cmd_robustness(args) -> int:
         if not any(runner._matches(b, [lib]) for b in everything):
             raise UserError(f"unknown library {lib!r}; `serbench list` shows what can run here")
     rows = rrun.plan_rows(hs, listings, {c["format"] for c in cases}, args.lib, args.format, args.test)
-    if not rows:
-        raise UserError("the filters select no decoder row (tree or incremental); `serbench list` shows the rows")
+    wrows, wcases = [], {}
+    if with_writers:  # each write row's cases, from the file format it reads (writer_cases.row_cases)
+        wrows = writers.plan_rows(hs, listings, args.lib, args.format)
+        wcases = writers.row_case_lists(wrows, manifest["write"], picked)
+        wrows = [r for r in wrows if wcases.get(r.format)]
+    if not rows and not wrows:
+        raise UserError(
+            "the filters select no decoder row (tree or incremental) and no writer; `serbench list` shows the rows"
+        )
     run_id = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-rb") + secrets.token_hex(2)
     saved = {
         k: getattr(args, k) for k in ("lang", "lib", "format", "test", "case", "cases", "seed", "corpus", "out", "jobs")
     }
     saved |= {"limits": limits.as_dict(), "limits_text": limits.describe()} | _command_line(args)
-    n = sum(1 for r in rows for c in cases if c["format"] == r.format)
+    n1 = sum(1 for r in rows for c in cases if c["format"] == r.format)
+    n = n1 + sum(len(wcases[r.format]) for r in wrows)
     say(
-        f"robustness run {run_id}: {len(rows)} decoder rows, {n} processes, {args.jobs} at a time; "
+        f"robustness run {run_id}: {len(rows)} decoder rows, {len(wrows)} writer rows, {n} processes, "
+        f"{args.jobs} at a time; "
         f"limits per process: {limits.describe()}"
     )
     db.create_robustness_run(run_id, saved, envinfo.collect(ROOT, hs), manifest)
@@ -130,9 +149,15 @@ def cmd_robustness(args) -> int:
     status, code = "done", EXIT_OK
     try:
         rrun.run_rows(
-            rows, cases, case_root, limits, lambda r: db.record_robustness(run_id, r), bar, row_done,
-            jobs=args.jobs,
+            rows, cases, case_root, limits, lambda r: db.record_robustness(run_id, r),
+            lambda d, _, label: bar(d, n, label), row_done, jobs=args.jobs,
         )  # fmt: skip
+        if wrows:  # the writers after the decoders; their case files are named from the corpus folder
+            rrun.run_rows(
+                wrows, [c for cs in wcases.values() for c in cs], corpus_dir, limits,
+                lambda r: db.record_robustness(run_id, r), lambda d, _, label: bar(n1 + d, n, label), row_done,
+                jobs=args.jobs,
+            )  # fmt: skip
     except KeyboardInterrupt as e:
         status, code = "interrupted", _interrupted_code(e)
         say("\ninterrupted; the finished cases are stored and reported")
@@ -144,8 +169,10 @@ def cmd_robustness(args) -> int:
     run, results = db.robustness_run(run_id), db.robustness_results(run_id)
     out = Path(args.out) / run_id
     fix = f"the run is stored, and `serbench report --robustness {run_id} --output FILE` writes it"
-    _write_or_warn(out / "robustness.md", robustness_report.render(dict(run), results), fix)
-    _write_or_warn(out / "robustness.html", html_report.render_robustness(dict(run), results), fix)
+    md = robustness_writers.render_md(dict(run), results, robustness_report.render)
+    _write_or_warn(out / "robustness.md", md, fix)
+    page = robustness_writers.render_html(dict(run), results, html_report.render_robustness)
+    _write_or_warn(out / "robustness.html", page, fix)
     db.close()
     by_row: dict = {}
     for r in results:
@@ -159,19 +186,28 @@ def cmd_robustness(args) -> int:
         + f"; report: {out / 'robustness.md'} and robustness.html; store: {args.db} (robustness run {run_id})"
     )
     if rows:
-        say(robustness_scan.closing_line(results))
+        say(robustness_scan.closing_line(robustness_writers.split(results)[0]))
+    if wrows:
+        say(robustness_writers.closing_line(results))
     return code
 
 
 def add_parser(command) -> None:
     s = command(
         "robustness",
-        help="every decoder against malformed and hostile input, each case in its own limited process",
+        help="every decoder against malformed and hostile input, every writer against hostile documents, each case "
+        "in its own limited process",
     )
     s.add_argument("--lang", action="append", default=[], help="harness language (repeatable; default: all built)")
     s.add_argument("--lib", action="append", default=[], help="library or benchmark id (repeatable)")
     s.add_argument("--format", action="append", default=[], help="json, msgpack, cbor, bson, ubjson (repeatable)")
-    s.add_argument("--test", action="append", default=[], choices=("tree", "incremental"), help="decode test")
+    s.add_argument(
+        "--test",
+        action="append",
+        default=[],
+        choices=("tree", "incremental", "write"),
+        help="decode tests (tree, incremental) or the writers (write); repeatable, default: all",
+    )
     s.add_argument(
         "--case", action="append", default=[], metavar="GLOB", help="cases by name, format/name or class (repeatable)"
     )

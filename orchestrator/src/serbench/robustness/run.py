@@ -225,6 +225,10 @@ def _explain(path: Path, fmt: str, got: str) -> str | None:
 
 def run_case(row: Row, case: dict, case_dir: Path, limits: Limits) -> dict:
     """One case in one process: the stored result row."""
+    if row.test == "write":  # a writer's case: writers.py classifies it
+        from .writers import run_case as run_writer_case
+
+        return run_writer_case(row, case, case_dir, limits)
     ex = run_limited(verify_argv(row, case_dir / case["file"], limits), row.harness.env(), limits)
     # an accept case allows its one hash; a reject case any (accepting it is wrong whatever the hash)
     allowed = case["hashes"] if case["expect"] != REJECT else []
@@ -345,6 +349,10 @@ def _n(k: int, word: str, plural: str | None = None) -> str:
 def summary_line(results: list[dict]) -> str:
     """One line a user can read: how the row treats malformed, valid and implementation-defined input,
     and whether anything crashed, hung or ran out of memory."""
+    if results and results[0]["test"] == "write":  # a writer's line: writers.py
+        from .writers import summary_line as writer_line
+
+        return writer_line(results)
     v = Counter(r["verdict"] for r in results)
     o = Counter(r["outcome"] for r in results)
     n_reject = sum(1 for r in results if r["expect"] == REJECT and r["verdict"] != NOT_JUDGED)
