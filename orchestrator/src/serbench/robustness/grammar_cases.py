@@ -252,6 +252,47 @@ def bson_cases() -> list[Case]:
     return out
 
 
+# --- CBOR tags (RFC 8949 §3.4) and MessagePack timestamps (spec.md "Timestamp extension type") ----------
+
+_WRAP_VALUE = {"cbor": lambda v: b"\xa1aa" + v, "msgpack": lambda v: b"\x81\xa1a" + v}
+
+
+def tag_cases() -> list[Case]:
+    """Tags whose content has the wrong type (RFC 8949 §3.4: well-formed, but "invalid", §5.3.2: a
+    generic decoder may pass the tag through or refuse it), a tag on a tag, and 1,000 nested tags:
+    implementation-defined, never a crash. A tagged value is outside the data model (spec/data-model.md)."""
+    w = _WRAP_VALUE["cbor"]
+    cls = "spec/tags"
+    out = []
+    for name, data, what in [
+        ("tag-bignum-on-text", b"\xc2\x61a", "tag 2 (unsigned bignum, §3.4.3) on a text string, not a byte string"),
+        ("tag-bignum-empty", b"\xc2\x40", "tag 2 on an empty byte string (the bignum 0)"),
+        ("tag-epoch-on-text", b"\xc1\x61a", "tag 1 (epoch time, §3.4.2) on a text string"),
+        ("tag-datetime-on-int", b"\xc0\x01", "tag 0 (date/time string, §3.4.1) on an integer"),
+        ("tag-decimal-on-int", b"\xc4\x01", "tag 4 (decimal fraction, §3.4.4) on an integer, not an array of two"),
+        (
+            "tag-embedded-malformed",
+            b"\xd8\x18\x42\xff\xff",
+            "tag 24 (embedded CBOR, §3.4.5.1) on bytes that are not CBOR",
+        ),
+        ("tag-on-tag", b"\xc1\xc1\x01", "tag 1 on tag 1 on 1"),
+        ("tag-max", b"\xdb" + b"\xff" * 8 + b"\x01", "tag number 2^64-1 on 1"),
+        ("tags-1000-deep", b"\xd9\x01\x00" * 1000 + b"\x01", "1,000 nested tags 256 on 1"),
+    ]:
+        out.append(Case(name, "cbor", cls, f"{what}: outside the data model, never a crash", IMPL, w(data)))
+    wm = _WRAP_VALUE["msgpack"]
+    for name, data, what in [
+        ("timestamp32", b"\xd6\xff" + struct.pack(">I", 1), "timestamp 32 (fixext 4, type -1)"),
+        ("timestamp96-nanoseconds-too-big", b"\xc7\x0c\xff" + struct.pack(">Iq", 1_000_000_000, 0),
+         "timestamp 96 with nanoseconds 10^9 (the spec: 'must not be larger than 999999999')"),
+        ("timestamp-length-3", b"\xc7\x03\xff\x00\x00\x00", "ext 8 of type -1 (timestamp) with 3 bytes: no "
+         "timestamp format has that length"),
+    ]:  # fmt: skip
+        out.append(Case(name, "msgpack", "spec/data-model", f"{what}: outside the data model, never a crash", IMPL,
+                        wm(data)))  # fmt: skip
+    return out
+
+
 def extra_cases() -> list[Case]:
     """Every second-round case, in a fixed order."""
     out: list[Case] = []
@@ -261,4 +302,4 @@ def extra_cases() -> list[Case]:
             out += json_cases()
         if fmt == "bson":
             out += bson_cases()
-    return out
+    return out + tag_cases()
