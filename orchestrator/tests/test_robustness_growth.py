@@ -114,6 +114,7 @@ def test_hangs_that_growth_explains_are_stored_again_as_quadratic(tmp_path):
     assert "(libraries.md#go-harness-harnessesgo) ([findings](#go-lib-slow))" in findings
     page = html_report.render_robustness(run, results)
     assert 'href="../../docs/libraries.md#go-harness-harnessesgo"' in page
+    assert "<td><b>2.00</b> (quadratic)</td>" in page and "<h3>Processes per harness with each outcome</h3>" in page
 
 
 def test_the_scan_table_says_what_each_library_crashes_hangs_and_answers_wrong_on():

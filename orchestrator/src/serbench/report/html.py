@@ -330,7 +330,7 @@ def render_robustness(run, results: list[dict]) -> str:
     counts and verdict line, then every crash, hang and memory blow-up with its case file. No charts."""
     from ..robustness.run import FAIL, OUTCOMES, summary_line
     from .robustness import case_folder
-    from .robustness_scan import scan_html
+    from .robustness_scan import growth_html, scan_html
 
     rows: dict[tuple, list[dict]] = {}
     for r in results:
@@ -349,6 +349,7 @@ def render_robustness(run, results: list[dict]) -> str:
         '<section id="glance"><h2>At a glance</h2><p>Per library (decoder rows), each linked to its harness\'s '
         "section of docs/libraries.md.</p>",
         scan_html(results, "../../docs/libraries.md"),
+        growth_html(results),
         "</section>",
         '<section id="robustness"><h2>Decoder rows</h2>',
         _table(["Row", "Test", "Format", "Version", *OUTCOMES, "Verdict"], table),

@@ -209,3 +209,37 @@ def closing_line(results: list[dict]) -> str:
         said = ", ".join(f"{c[k]} {k}" for k in LANGUAGE_COLUMNS if c.get(k))
         parts.append(f"{h} {said or 'none'}")
     return "decoders per harness (crashed, hung, quadratic, oom, accepts invalid, wrong answer): " + "; ".join(parts)
+
+
+def growth_html(results: list[dict]) -> str:
+    """The Growth table and the counts per harness as HTML (the page has no Markdown)."""
+    e_ = html.escape
+    steep = growth.notable(growth.fits([r for r in results if r["test"] in DECODE_TESTS]))
+    head = "".join(
+        f"<th>{t}</th>" for t in ("Row", "Format", "Family", "k", "Net time by size", "Hung at", "Failed at")
+    )
+    body = "".join(
+        f"<tr><td>{e_(f'{h}/{b} {t}')}</td><td>{e_(fmt)}</td><td>{e_(f.family)}</td>"
+        f"<td><b>{f.exponent:.2f}</b> ({e_(f.kind)})</td><td>{e_(f.unit + ' ' + f.sizes_text())}</td>"
+        f"<td>{e_(', '.join(f'{n:,}' for n in f.hung) or '–')}</td>"
+        f"<td>{e_(', '.join(f'{n:,} ({o})' for n, o in sorted(f.failed.items())) or '–')}</td></tr>"
+        for (h, b, t, fmt), f in steep
+    )
+    table = (
+        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        if steep
+        else "<p>No row grows faster than linearly where a fit was possible.</p>"
+    )
+    lang_head = "".join(f"<th>{e_(t)}</th>" for t in ("Harness", "Processes", *LANGUAGE_COLUMNS))
+    lang_body = "".join(
+        f"<tr><td>{e_(h)}</td><td>{c.get('processes', 0)}</td>"
+        + "".join(f"<td>{c.get(k, 0)}</td>" for k in LANGUAGE_COLUMNS)
+        + "</tr>"
+        for h, c in per_language(results).items()
+    )
+    return (
+        f"<h3>Processes per harness with each outcome</h3><table><thead><tr>{lang_head}</tr></thead>"
+        f"<tbody>{lang_body}</tbody></table><h3>Growth</h3><p>Time on the depth and length families fitted as "
+        f"size^k, net of the row's start-up (docs/robustness.md, Growth); k ≥ {growth.QUADRATIC} is quadratic "
+        f"(or worse) growth.</p>{table}"
+    )
