@@ -366,6 +366,7 @@ public final class Main {
         byte[] data = readFile(a.get("file"));
         try {
             cell.prepare(data);
+            cell.releaseAfterEncode();
             long h = cell.check(data).hash();
             System.out.println(JsonOut.write(JsonOut.obj("hash", Hash.hex(h))));
             return EXIT_OK;
