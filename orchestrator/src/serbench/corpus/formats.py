@@ -439,10 +439,11 @@ class Format:
 
 
 #: JSON's 2-space indentation grows with depth: a 10 MB document whose values are nested about 190
-#: deep on average pretty-prints to 833 MB, and a 1 MB one to 83 MB (research/corpus_speed.py,
+#: deep on average pretty-prints to 833 MB, and a 1 MB one to 53 MB (research/corpus_speed.py,
 #: "nested"), files no one would parse, which take this writer seconds and memory to produce. A
-#: document of ordinary depth gains about 1x its payload (size-5: 1.5x the minified JSON in all).
-PRETTY_INDENT_LIMIT_BYTES = 64 << 20
+#: document of ordinary depth gains less than its payload (0.6x for 50 MB of numbers or tweets, 1.25x
+#: for micro-lists), so the limit is 4x the payload, and no less than 8 MiB for small documents.
+PRETTY_INDENT_LIMIT_BYTES = 8 << 20
 PRETTY_INDENT_PER_PAYLOAD = 4
 
 
