@@ -31,7 +31,7 @@ LIST_LIMIT = 200
 
 def split(results: list[dict]) -> tuple[list[dict], list[dict]]:
     """(decoder results, writer results)."""
-    return [r for r in results if r["test"] != WRITE], [r for r in results if r["test"] == WRITE]
+    return [r for r in results if r.get("test") != WRITE], [r for r in results if r.get("test") == WRITE]
 
 
 #: the other cases' columns, in this order, with their headings
@@ -79,11 +79,11 @@ def per_language(results: list[dict]) -> list[tuple[str, str, int, int, list[int
     judged]) per language and role (decoders, writers), in the store's order of languages."""
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for r in results:
-        groups[(r["harness"], "writers" if r["test"] == WRITE else "decoders")].append(r)
+        groups[(r["harness"], "writers" if r.get("test") == WRITE else "decoders")].append(r)
     out = []
     for (lang, role), rs in sorted(groups.items()):
         o, v = Counter(r["outcome"] for r in rs), Counter(r["verdict"] for r in rs)
-        rows = len({(r["bench"], r["test"], r["format"]) for r in rs})
+        rows = len({(r["bench"], r.get("test"), r["format"]) for r in rs})
         counts = [o["crashed"], o["hung"], o["oom"], v[WRONG], v[ACCEPTED_MALFORMED], v[REJECTED_VALID], o["harness"]]
         out.append((lang, role, rows, len(rs), counts))
     return out

@@ -349,7 +349,7 @@ def _n(k: int, word: str, plural: str | None = None) -> str:
 def summary_line(results: list[dict]) -> str:
     """One line a user can read: how the row treats malformed, valid and implementation-defined input,
     and whether anything crashed, hung or ran out of memory."""
-    if results and results[0]["test"] == "write":  # a writer's line: writers.py
+    if results and results[0].get("test") == "write":  # a writer's line: writers.py
         from .writers import summary_line as writer_line
 
         return writer_line(results)

@@ -124,4 +124,4 @@ def summary_line(results: list[dict]) -> str:
 
 
 def is_writer(results: list[dict]) -> bool:
-    return bool(results) and results[0]["test"] == WRITE
+    return bool(results) and results[0].get("test") == WRITE
