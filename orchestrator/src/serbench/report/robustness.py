@@ -87,16 +87,7 @@ def render(
         "Per library (decoder rows), each linked to its harness's section of docs/libraries.md; a cell lists "
         "the cases as format: name.",
         "",
-        *scan.scan_markdown(results, libraries_href),
-        "",
-        "Processes per harness with each outcome:",
-        "",
-        *scan.language_markdown(results),
-        "",
-        "## Growth",
-        "",
-        *scan.growth_markdown(results),
-        "",
+        *_scan_and_growth(results, scan.scan_markdown(results, libraries_href)),
         "## Per library",
         "",
         "| Row | Format | Cases | Verdict |",
@@ -190,16 +181,7 @@ def findings(run: dict, results: list[dict], case_dir: str | None = None) -> str
         "Per library (decoder rows): the name links to its harness's section of docs/libraries.md, "
         "*findings* to its section below; a cell lists the cases as format: name.",
         "",
-        *scan.scan_markdown(results, "libraries.md", ""),
-        "",
-        "Processes per harness with each outcome:",
-        "",
-        *scan.language_markdown(results),
-        "",
-        "## Growth",
-        "",
-        *scan.growth_markdown(results),
-        "",
+        *_scan_and_growth(results, scan.scan_markdown(results, "libraries.md", "")),
     ]
     for key in sorted(by_lib, key=lambda k: (k not in failing, k)):
         harness, library, version = key
@@ -219,3 +201,20 @@ def findings(run: dict, results: list[dict], case_dir: str | None = None) -> str
             ]
         out.append("")
     return "\n".join(out)
+
+
+def _scan_and_growth(results: list[dict], scan_table: list[str]) -> list[str]:
+    """The at-a-glance table given, the processes per harness with each outcome, and the Growth
+    section: what robustness.md and the findings page both open with."""
+    return [
+        *scan_table,
+        "",
+        "Processes per harness with each outcome:",
+        "",
+        *scan.language_markdown(results),
+        "",
+        "## Growth",
+        "",
+        *scan.growth_markdown(results),
+        "",
+    ]

@@ -379,20 +379,26 @@ def summary_line(results: list[dict]) -> str:
         parts.append(f"accepts {v[IMPL_ACCEPTED]} of {n_impl} implementation-defined cases")
     if v[WRONG]:
         parts.append(_n(v[WRONG], "wrong value"))
-    failures = [(o[k], k) for k in ("crashed", "hung", "quadratic", "oom") if o[k]]
-    words = {
-        "crashed": ("crash", "crashes"),
-        "hung": ("hang", "hangs"),
-        "quadratic": ("quadratic growth", "quadratic growths"),
-        "oom": ("memory blow-up", None),
-    }
-    if failures:
-        parts.append(", ".join(f"{_n(k, *words[w])}" for k, w in failures).upper())
-    else:
-        parts.append("no crash, hang or memory blow-up")
-    if o["harness"]:
-        parts.append(f"{o['harness']} not judged (harness)")
-    return "; ".join(parts)
+    return "; ".join(parts + failure_parts(o))
+
+
+_FAILURE_WORDS = {
+    "crashed": ("crash", "crashes"),
+    "hung": ("hang", "hangs"),
+    "quadratic": ("quadratic growth", "quadratic growths"),
+    "oom": ("memory blow-up", None),
+}
+
+
+def failure_parts(outcomes: Counter) -> list[str]:
+    """The end of a row's summary line, for decoders and writers alike: its crashes, hangs, quadratic
+    growths and memory blow-ups in capitals (or that there were none), and what was not judged."""
+    failures = [(outcomes[k], k) for k in _FAILURE_WORDS if outcomes[k]]
+    out = [", ".join(_n(k, *_FAILURE_WORDS[w]) for k, w in failures).upper()] if failures else []
+    out = out or ["no crash, hang or memory blow-up"]
+    if outcomes["harness"]:
+        out.append(f"{outcomes['harness']} not judged (harness)")
+    return out
 
 
 def totals(results: list[dict]) -> dict[str, int]:

@@ -23,17 +23,16 @@ Classes:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import objhash
 from ..corpus import formats as F
-from .cases import ACCEPT, IMPL, _long_text, hash_of
+from .cases import ACCEPT, IMPL, Case, _long_text, hash_of
 
 FOLDER = "robustness-write"
 MANIFEST_VERSION = 1
@@ -65,32 +64,13 @@ FLOATS = [
 
 
 @dataclass(frozen=True)
-class WriterCase:
-    name: str  # unique within its format: [a-z0-9-]+
-    format: str  # the format the file is written in
-    cls: str
-    description: str
-    expect: str
-    data: bytes = field(repr=False)
-    hashes: tuple[str, ...] = ()
+class WriterCase(Case):
+    """A decoder case's fields and manifest entry; its file lives in the writers' folder."""
 
     @property
     def file(self) -> str:
         """Path relative to the corpus folder."""
-        return f"{FOLDER}/{self.format}/{self.name}.{F.FORMATS[self.format].ext}"
-
-    def entry(self) -> dict:
-        return {
-            "name": self.name,
-            "format": self.format,
-            "class": self.cls,
-            "description": self.description,
-            "expect": self.expect,
-            "hashes": list(self.hashes),
-            "file": self.file,
-            "bytes": len(self.data),
-            "sha256": hashlib.sha256(self.data).hexdigest(),
-        }
+        return f"{FOLDER}/{super().file}"
 
 
 # --- nesting at any depth, written and hashed without recursion ---------------------------------------

@@ -22,7 +22,19 @@ from pathlib import Path
 from .. import locate
 from ..corpus import formats as F
 from .limits import Limits, run_limited
-from .run import IMPL_REJECTED, NOT_JUDGED, REJECTED_VALID, WRONG, Row, _explain, _n, classify, result_row, verify_argv
+from .run import (
+    IMPL_REJECTED,
+    NOT_JUDGED,
+    REJECTED_VALID,
+    WRONG,
+    Row,
+    _explain,
+    _n,
+    classify,
+    failure_parts,
+    result_row,
+    verify_argv,
+)
 
 WRITE = "write"
 #: what each harness says when its reference decoder cannot read what the library wrote (exit 3):
@@ -112,15 +124,7 @@ def summary_line(results: list[dict]) -> str:
         parts.append(f"refuses {v[REJECTED_VALID]} it must write")
     if v[WRONG]:
         parts.append(_n(v[WRONG], "wrong output").upper())
-    failures = [(o[k], k) for k in ("crashed", "hung", "oom") if o[k]]
-    words = {"crashed": ("crash", "crashes"), "hung": ("hang", "hangs"), "oom": ("memory blow-up", None)}
-    if failures:
-        parts.append(", ".join(f"{_n(k, *words[w])}" for k, w in failures).upper())
-    else:
-        parts.append("no crash, hang or memory blow-up")
-    if o["harness"]:
-        parts.append(f"{o['harness']} not judged (harness)")
-    return "; ".join(parts)
+    return "; ".join(parts + failure_parts(o))
 
 
 def is_writer(results: list[dict]) -> bool:
