@@ -489,9 +489,15 @@ def write_cases(corpus_dir: Path, seed: int = DEFAULT_SEED) -> dict:
         "hash_version": objhash.HASH_VERSION,
         "cases": [c.entry() for c in cases],
     }
+    return write_case_files(dest, dest, cases, manifest)
+
+
+def write_case_files(root: Path, dest: Path, cases: list, manifest: dict) -> dict:
+    """Each case's file at root/<case.file>, rewritten only when its bytes changed; files in dest's
+    format folders that no case names removed; then dest/manifest.json. Returns the manifest."""
     wanted = set()
     for c in cases:
-        path = dest / c.file
+        path = root / c.file
         wanted.add(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         if not (path.exists() and path.stat().st_size == len(c.data) and path.read_bytes() == c.data):

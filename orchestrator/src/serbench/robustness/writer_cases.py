@@ -23,16 +23,13 @@ Classes:
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
 import struct
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import objhash
 from ..corpus import formats as F
-from .cases import ACCEPT, IMPL, Case, _long_text, hash_of
+from .cases import ACCEPT, IMPL, Case, _long_text, hash_of, write_case_files
 
 FOLDER = "robustness-write"
 MANIFEST_VERSION = 1
@@ -201,12 +198,6 @@ def not_run_reason(fmt: str, source: str, name: str) -> str | None:
     return None
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
 def write_cases(corpus_dir: Path) -> dict:
     """Write `<corpus_dir>/robustness-write/` (only the files whose bytes changed) and return its
     manifest; files of cases that no longer exist are removed, the manifest is written last."""
@@ -218,20 +209,7 @@ def write_cases(corpus_dir: Path) -> dict:
         "cases": [c.entry() for c in cases],
         "not_run": [{"format": f, "case": c, "reason": r} for f, c, r in NOT_RUN],
     }
-    wanted = set()
-    for c in cases:
-        path = corpus_dir / c.file
-        wanted.add(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not (path.exists() and path.stat().st_size == len(c.data) and path.read_bytes() == c.data):
-            _write_atomic(path, c.data)
-    for sub in dest.iterdir():
-        if sub.is_dir():
-            for p in sub.iterdir():
-                if p not in wanted:
-                    p.unlink() if p.is_file() else shutil.rmtree(p)
-    _write_atomic(dest / "manifest.json", json.dumps(manifest, indent=1).encode())
-    return manifest
+    return write_case_files(corpus_dir, dest, cases, manifest)
 
 
 def row_cases(manifest: dict, fmt: str, reads: dict | None = None) -> list[dict]:
