@@ -7,14 +7,12 @@ and writers apart; and a small real run against the Python harness."""
 from __future__ import annotations
 
 import json
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 from serbench.cli import main
 from serbench.corpus import formats as F
-from serbench.harnesses import Harness
 from serbench.report import html as html_report
 from serbench.report import robustness as report
 from serbench.report import robustness_writers as wreport
@@ -26,6 +24,7 @@ from serbench.robustness.limits import MIB, Limits
 from serbench.store import Store
 
 from .conftest import ROOT
+from .test_robustness import FakeHarness  # the same fake harness class; this module gives it its own script
 
 # --- the cases --------------------------------------------------------------------------------------------
 
@@ -105,21 +104,6 @@ FAKE = textwrap.dedent(
     sys.exit(99)
     """
 )
-
-
-class FakeHarness(Harness):
-    name = "fake"
-    folder = "."
-
-    def __init__(self, root: Path, script: Path):
-        super().__init__(root)
-        self.script = script
-
-    def build(self) -> None:
-        pass
-
-    def command(self) -> list[str]:
-        return [sys.executable, str(self.script)]
 
 
 @pytest.fixture

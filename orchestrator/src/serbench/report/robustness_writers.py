@@ -153,12 +153,7 @@ def writers_md(run: dict, writers: list[dict]) -> list[str]:
     fails = [r for r in writers if r["verdict"] == FAIL]
     out += ["### Writers' crashes, hangs and memory blow-ups", ""]
     if fails:
-        out += ["| Row | Library (version) | Case file | Outcome | Reason |", "|---|---|---|---|---|"]
-        out += [
-            f"| {r['harness']}/{r['bench']} {r['format']} | {r['library']} ({r['version']}) | `corpus/{r['file']}` | "
-            f"{r['outcome']} | {_esc(r['reason'])} |"
-            for r in fails
-        ]
+        out += _failures_table(fails)
     else:
         out.append("None.")
     out.append("")
@@ -290,12 +285,7 @@ def findings_md(run: dict, results: list[dict], decoders_findings) -> str:
     out = ["", "## Writers", "", f"{len(fails)} crashes, hangs and memory blow-ups of write rows "
            f"({len({(r['harness'], r['bench'], r['format']) for r in writers})} writer rows run).", ""]  # fmt: skip
     if fails:
-        out += ["| Row | Library (version) | Case file | Outcome | Reason |", "|---|---|---|---|---|"]
-        out += [
-            f"| {r['harness']}/{r['bench']} {r['format']} | {r['library']} ({r['version']}) | `corpus/{r['file']}` | "
-            f"{r['outcome']} | {_esc(r['reason'])} |"
-            for r in fails
-        ]
+        out += _failures_table(fails)
     return text.rstrip("\n") + "\n" + "\n".join(out) + "\n"
 
 
@@ -308,3 +298,16 @@ def closing_line(results: list[dict]) -> str:
         said = ", ".join(f"{k} {w}" for k, w in zip(c, ("crashed", "hung", "oom", "wrong output"), strict=False) if k)
         parts.append(f"{lang} {said or 'none'} ({n} processes)")
     return "writers per harness (crashed, hung, oom, wrong output): " + "; ".join(parts)
+
+
+def _failures_table(fails: list[dict]) -> list[str]:
+    """The writers' crashes, hangs and memory blow-ups, one row each with its case file and reason."""
+    return [
+        "| Row | Library (version) | Case file | Outcome | Reason |",
+        "|---|---|---|---|---|",
+        *(
+            f"| {r['harness']}/{r['bench']} {r['format']} | {r['library']} ({r['version']}) | `corpus/{r['file']}` | "
+            f"{r['outcome']} | {_esc(r['reason'])} |"
+            for r in fails
+        ),
+    ]
