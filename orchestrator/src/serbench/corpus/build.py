@@ -56,8 +56,8 @@ ZSTD_LEVEL = 19
 #: dataset uses one pair of levels, so its formats compare like for like; the manifest entry and the
 #: reports say which levels a dataset used.
 BIG_FILE_BYTES = 8 << 20
-#: the corpus of a 50 MB user file took 11.4 to 21.4 s on the 2-vCPU machine, 0.25 to 0.46 s per MB
-#: (research/corpus_speed.py: a numbers array, tweets, records nested 380 deep); the estimate it prints
+#: the corpus of a 50 MB user file took 11.0 to 24.9 s on the 2-vCPU machine, 0.24 to 0.47 s per MB
+#: (docs/studies/corpus-speed.md: a numbers array, tweets, records nested 380 deep); the estimate it prints
 CORPUS_S_PER_MB = 0.4
 DEFAULT_LEVELS = {"gzip_level": GZIP_LEVEL, "zstd_level": ZSTD_LEVEL}
 FAST_LEVELS = {"gzip_level": 6, "zstd_level": 3}
