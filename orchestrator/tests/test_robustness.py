@@ -20,7 +20,7 @@ from serbench.report import robustness as report
 from serbench.robustness import cases as C
 from serbench.robustness import own_cases as O
 from serbench.robustness import run as R
-from serbench.robustness.limits import MIB, Limits, run_limited
+from serbench.robustness.limits import MIB, Limits, default_jobs, run_limited
 from serbench.store import Store
 
 from .conftest import ROOT
@@ -390,6 +390,18 @@ def test_jobs_run_cases_side_by_side_with_the_same_results(fake, tmp_path):
         ("wrong", "other-hash"),
         ("abort", "crashed"),
     ]
+
+
+def test_default_jobs_is_one_per_cpu_but_no_more_than_fit_in_memory_at_the_limit(monkeypatch):
+    pages = {"SC_PAGE_SIZE": 4096}
+    monkeypatch.setattr("os.sched_getaffinity", lambda _: {0, 1, 2, 3})
+    monkeypatch.setattr("os.sysconf", lambda name: pages[name])
+    pages["SC_PHYS_PAGES"] = (24 << 30) // 4096  # 24 GiB: four 2 GiB cases fit, the CPUs bound it
+    assert default_jobs(2048 * MIB) == 4
+    pages["SC_PHYS_PAGES"] = (5 << 30) // 4096  # 5 GiB: two 2 GiB cases fit, not four
+    assert default_jobs(2048 * MIB) == 2
+    pages["SC_PHYS_PAGES"] = (1 << 30) // 4096  # less than one limit's worth: still one at a time
+    assert default_jobs(2048 * MIB) == 1
 
 
 def test_an_old_store_gains_the_robustness_tables(tmp_path):

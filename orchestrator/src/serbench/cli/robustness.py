@@ -41,9 +41,10 @@ def cmd_robustness(args) -> int:
     from ..robustness import cases as rcases
     from ..robustness import growth, own_cases, writer_cases, writers
     from ..robustness import run as rrun
-    from ..robustness.limits import MIB, Limits
+    from ..robustness.limits import MIB, Limits, default_jobs
 
     limits = Limits(timeout_s=args.timeout_s, memory_bytes=args.memory_mib * MIB, stack_bytes=args.stack_mib * MIB)
+    args.jobs = args.jobs or default_jobs(limits.memory_bytes)
     corpus_dir, _ = _writable_folder(args.corpus, "--corpus"), _writable_folder(args.out, "--out")
     own = None  # your own cases (--cases PATH), read before anything is built: a bad path fails at once
     if args.cases:
@@ -221,7 +222,12 @@ def add_parser(command) -> None:
     s.add_argument("--timeout-s", type=_non_negative, default=10.0, help="wall-clock limit per process (default 10)")
     s.add_argument("--memory-mib", type=_int_at_least(64), default=2048, help="RLIMIT_AS per process (default 2048)")
     s.add_argument("--stack-mib", type=_int_at_least(1), default=8, help="RLIMIT_STACK per process (default 8)")
-    s.add_argument("--jobs", type=_int_at_least(1), default=1, help="processes at a time (default 1)")
+    s.add_argument(
+        "--jobs",
+        type=_int_at_least(1),
+        default=None,
+        help="processes at a time (default: one per CPU, as many as fit in memory at --memory-mib each)",
+    )
     s.add_argument(
         "--no-build", dest="build", action="store_false", help="use the harnesses as built (default: build first)"
     )

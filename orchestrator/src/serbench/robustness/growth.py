@@ -1,19 +1,21 @@
 """How a decoder row's cost grows with the size of the depth and length families (issue 73), from the
 wall times of the robustness run's own processes: no extra process is started.
 
-Method. Each family (nested arrays, nested maps, string length, array length) has cases at sizes
-about 3x to 10x apart (cases.py, grammar_cases.py). A case's wall time is a whole `verify` process:
-start-up, reading the file, the decode, the harness's hash walk, exit. The fixed part is estimated
-from the same row's specification cases (every one under 1 KB, dozens per row): their median is the
-row's cost of a process that decodes next to nothing, and the spread above it (90th percentile minus
-median) its noise. A family case's net time is its wall time minus that median; a point is used only
-when its net time is above both MIN_NET_S and NOISE_FACTOR times the noise, so start-up jitter is not
-fitted. The exponent is the least-squares slope of log(net time) on log(size), the power-law fit of
-Goldsmith, Aiken and Wilkerson, "Measuring Empirical Computational Complexity" (ESEC/FSE 2007, §3),
-over the sizes the row read whole (accepted, with any hash); sizes it refused (a depth limit) or
-failed on are not points. An exponent of QUADRATIC or more is "quadratic (or worse) growth", and a
-case of the family that ran into the wall-clock limit at a size above every fitted one is reported as
-that growth, not as a hang (`reclassify`): the time it would need follows from the fit.
+Method. Each family (nested arrays, nested maps, string length, array length) has cases at sizes about
+3x to 10x apart (cases.py, grammar_cases.py). A case's wall time is a whole `verify` process: start-up,
+reading the file, the decode, the harness's hash walk, exit. The fixed part is estimated from the same
+row's specification cases (every one under 1 KB, dozens per row): their median is the row's cost of a
+process that decodes next to nothing, and the spread above it (90th percentile minus median) its noise.
+With cases side by side (`--jobs`, one per CPU by default), the specification cases and the family
+cases of a row run under the same concurrency, so the fixed cost subtracted is that of a process
+sharing the machine as the family's did. A family case's net time is its wall time minus that median; a
+point is used only when its net time is above both MIN_NET_S and NOISE_FACTOR times the noise, so
+start-up jitter is not fitted. The exponent is the least-squares slope of log(net time) on log(size),
+the power-law fit of Goldsmith, Aiken and Wilkerson, "Measuring Empirical Computational Complexity"
+(ESEC/FSE 2007, §3), over the sizes the row read whole (accepted, with any hash); sizes it refused (a
+depth limit) or failed on are not points. An exponent of QUADRATIC or more is "quadratic (or worse)
+growth", and a case of the family that ran into the wall-clock limit at a size above every fitted one
+is reported as that growth, not as a hang (`reclassify`): the time it would need follows from the fit.
 
 A single process per size is one measurement, not a benchmark: an exponent is stated with the sizes
 and net times it comes from, and only a slope over at least MIN_SPAN in size is claimed.

@@ -54,6 +54,18 @@ class Limits:
         return asdict(self)
 
 
+def default_jobs(memory_bytes: int) -> int:
+    """How many cases run at a time by default: one per CPU this process may use, but never more than
+    fit in the machine's memory at the per-process address-space limit each, so that no case can be
+    starved of memory by its neighbours (docs/robustness.md, "Cases side by side")."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    try:
+        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):
+        return 1
+    return max(1, min(cpus, physical // max(memory_bytes, 1)))
+
+
 @dataclass
 class Exit:
     code: int | None  # exit status; -N for signal N; None when it was killed at the time limit

@@ -302,8 +302,8 @@ def run_rows(
     row_done: Callable[[Row, list[dict], float], None],
     jobs: int = 1,
 ) -> int:
-    """Every row against every case of its format; `record` stores each result as it comes.
-    Sequential by default: a case that allocates or spins must not disturb another's limits."""
+    """Every row against every case of its format; `record` stores each result as it comes, in case
+    order. `jobs` cases of one row run side by side, each under its own limits (limits.default_jobs)."""
     import time
 
     by_format: dict[str, list[dict]] = {}
