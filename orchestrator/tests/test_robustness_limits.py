@@ -191,6 +191,16 @@ def test_go_tells_its_own_frames_from_the_librarys(tmp_path):
     assert h.crash_in_own_code(panic + "main.main()\n\t/x/main.go:3\n")
     assert not h.crash_in_own_code(panic + "github.com/x/y.(*D).parse(...)\n\t/y/d.go:3\n")
     assert not h.crash_in_own_code("fatal error: out of memory\n")  # no goroutine trace: no claim
+    # an allocation that failed inside the standard library's internal/runtime/maps, growing a map of
+    # the harness's reference decoder (the trace of issue 73's deep-map-1000000), is the harness's
+    oom = (
+        "fatal error: out of memory\n\ngoroutine 1 gp=0x1 m=3 [running]:\nruntime.throw({0xee47c6?})\n"
+        "\truntime/panic.go:1229 +0x48\ninternal/runtime/maps.(*Map).growToSmall(0x1, 0x2)\n"
+        "\tinternal/runtime/maps/map.go:599 +0x25\nruntime.mapassign_faststr(0x1, 0x2, {0x3, 0x1})\n"
+        "\tinternal/runtime/maps/runtime_faststr.go:284 +0xd9\n"
+        "serbench/harnesses/go/internal/refdec.(*tree).emit(0x1, {0x2, 0x3})\n"
+    )
+    assert h.crash_in_own_code(oom)
 
 
 # --- a stored run, reported again --------------------------------------------------------------------

@@ -23,22 +23,28 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"serbench/harnesses/go/internal/hash"
 )
 
 // Formats this harness reads with a reference decoder.
 var Formats = []string{"json", "json-pretty", "msgpack", "cbor", "bson"}
 
 // Decode decodes data in format f into the harness's tree, strictly.
-func Decode(f string, data []byte) (any, error) {
+func Decode(f string, data []byte) (any, error) { return DecodeWithin(f, data, 0) }
+
+// DecodeWithin is Decode that refuses, as a limit of the harness (hash.LimitError, exit 6), a
+// document nested deeper than maxDepth containers (0: no bound) before it has built a tree of it.
+func DecodeWithin(f string, data []byte, maxDepth int) (any, error) {
 	switch f {
 	case "json", "json-pretty":
-		return decodeJSON(data)
+		return decodeJSON(data, maxDepth)
 	case "msgpack":
-		return decodeMsgpack(data)
+		return decodeMsgpack(data, maxDepth)
 	case "cbor":
-		return decodeCBOR(data)
+		return decodeCBOR(data, maxDepth)
 	case "bson":
-		return decodeBSON(data)
+		return decodeBSON(data, maxDepth)
 	}
 	return nil, fmt.Errorf("no reference decoder for format %s", f)
 }
@@ -64,9 +70,10 @@ type frame struct {
 }
 
 type tree struct {
-	stack []frame
-	root  any
-	done  bool
+	maxDepth int // containers open at once beyond which the document is refused; 0: no bound
+	stack    []frame
+	root     any
+	done     bool
 }
 
 func (t *tree) expectsKey() bool {
@@ -85,6 +92,9 @@ func (t *tree) open(isMap bool, left int64) error {
 			return t.emit(map[string]any{})
 		}
 		return t.emit([]any{})
+	}
+	if t.maxDepth > 0 && len(t.stack) >= t.maxDepth {
+		return &hash.LimitError{Msg: fmt.Sprintf("nested deeper than %d containers (the limit of the harness's tree walk)", t.maxDepth)}
 	}
 	f := frame{left: left, isMap: isMap}
 	if isMap {
@@ -289,8 +299,8 @@ func ws(d []byte, p int) int {
 
 func eof(what string) error { return fmt.Errorf("truncated: the input ends inside %s", what) }
 
-func decodeJSON(d []byte) (any, error) {
-	var t tree
+func decodeJSON(d []byte, maxDepth int) (any, error) {
+	t := tree{maxDepth: maxDepth}
 	p := 0
 	for {
 		// a value is expected
@@ -581,9 +591,9 @@ func jsonNumber(d []byte, start int) (any, int, error) {
 
 // --- MessagePack ---------------------------------------------------------------------------------
 
-func decodeMsgpack(d []byte) (any, error) {
+func decodeMsgpack(d []byte, maxDepth int) (any, error) {
 	r := reader{d: d}
-	var t tree
+	t := tree{maxDepth: maxDepth}
 	for !t.done {
 		at := r.p
 		m, err := r.u8()
@@ -800,9 +810,9 @@ func cborString(r *reader, major byte, n uint64, definite bool, at int) ([]byte,
 	}
 }
 
-func decodeCBOR(d []byte) (any, error) {
+func decodeCBOR(d []byte, maxDepth int) (any, error) {
 	r := reader{d: d}
-	var t tree
+	t := tree{maxDepth: maxDepth}
 	for !t.done {
 		at := r.p
 		ib, err := r.u8()
@@ -947,7 +957,7 @@ func bsonTypeName(t byte) string {
 	return fmt.Sprintf("unknown BSON type 0x%02x", t)
 }
 
-func decodeBSON(d []byte) (any, error) {
+func decodeBSON(d []byte, maxDepth int) (any, error) {
 	if len(d) < 5 {
 		return nil, fmt.Errorf("truncated: a BSON document is at least 5 bytes, the input has %d", len(d))
 	}
@@ -955,7 +965,7 @@ func decodeBSON(d []byte) (any, error) {
 	if n0 < 5 || int64(n0) != int64(len(d)) {
 		return nil, fmt.Errorf("the document length field says %d (as unsigned %d), the input has %d bytes", n0, uint32(n0), len(d))
 	}
-	var t tree
+	t := tree{maxDepth: maxDepth}
 	docs := []doc{{end: len(d) - 1, index: -1}}
 	_ = t.open(true, -1)
 	p := 4

@@ -139,6 +139,17 @@ func TestADocumentNested100000DeepDecodesWithoutRecursion(t *testing.T) {
 	}
 }
 
+func TestDecodeWithinRefusesDeeperThanItsBoundAsTheHarnesssLimit(t *testing.T) {
+	for _, f := range []string{"json", "msgpack", "cbor", "bson"} {
+		if _, err := DecodeWithin(f, hostile.Deep(f, 1_000, true), 1_000); !hash.IsLimit(err) {
+			t.Fatalf("%s: want the harness's LimitError (exit 6), got %v", f, err)
+		}
+		if _, err := DecodeWithin(f, hostile.Deep(f, 998, true), 1_000); err != nil {
+			t.Fatalf("%s: within the bound: %v", f, err)
+		}
+	}
+}
+
 func TestInputOutsideTheDataModelIsRejected(t *testing.T) {
 	bad := map[string][]string{
 		"json": {`{"a":1,"a":2}`, `{"a":NaN}`, `{"a":1e400}`, `{"a":"\ud800"}`, `{"a":18446744073709551616}`, `{"a":1} x`, `{"a":"\u0000"}`,
