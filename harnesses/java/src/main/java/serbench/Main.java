@@ -38,15 +38,15 @@ public final class Main {
         String[] rest = argv.length > 0 ? java.util.Arrays.copyOfRange(argv, 1, argv.length) : argv;
         return switch (cmd) {
             case "list" -> list(benches);
-            case "run" -> run(benches, Args.parse(rest, List.of("bench", "test", "format", "file", "expect-hash", "results",
-                    "budget-ms", "min-samples", "seed", "output-file", "iterations"), List.of("alloc", "no-check", "latency", "hold")));
+            case "run" -> run(benches, runArgs(rest));
+            case "run-cells" -> runCells(benches, Args.parse(rest, List.of("cells"), List.of()));
             case "verify" -> verify(benches, Args.parse(rest, List.of("bench", "test", "format", "file"), List.of()));
             case "selftest" -> Selftest.run(benches, Args.parse(rest, List.of("vectors"), List.of()));
             case "--help", "-h" -> {
                 usage("help");
                 yield EXIT_OK;
             }
-            default -> usage("expected a command: list, run, verify or selftest");
+            default -> usage("expected a command: list, run, run-cells, verify or selftest");
         };
     }
 
@@ -54,6 +54,7 @@ public final class Main {
         System.err.println("serbench-java: " + msg);
         System.err.println("usage: serbench-java list | run --bench ID --test T --format F --file P --expect-hash H --results P"
                 + " [--budget-ms N] [--min-samples N] [--alloc] [--latency] [--no-check] [--output-file P] [--seed N] [--iterations N] [--hold]"
+                + " | run-cells --cells FILE (one run's arguments per line, tab-separated)"
                 + " | verify --bench ID --test T --format F --file P | selftest --vectors DIR");
         return EXIT_USAGE;
     }
@@ -139,6 +140,34 @@ public final class Main {
                 System.exit(1);
             }
         }
+    }
+
+    static Args runArgs(String[] rest) throws Usage {
+        return Args.parse(rest, List.of("bench", "test", "format", "file", "expect-hash", "results",
+                "budget-ms", "min-samples", "seed", "output-file", "iterations"), List.of("alloc", "no-check", "latency", "hold"));
+    }
+
+    /**
+     * Several cells in one JVM (issue 72's lever "several cells of one row in one process"): each line
+     * of the --cells file holds one `run`'s arguments, tab-separated, each with its own results file;
+     * they run in the file's order, each with its own check, calibration and JIT-settling warm-up, as
+     * `run` does alone. Exit 0, or the first cell's non-zero exit code. research/jvm_levers.py
+     * measures it against one cell per process; `serbench run` does not use it yet.
+     */
+    static int runCells(List<Bench> benches, Args a) throws Usage {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(Path.of(a.get("cells")), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new Usage("cannot read " + a.get("cells") + ": " + e.getMessage());
+        }
+        int code = EXIT_OK;
+        for (String line : lines) {
+            if (line.isBlank()) continue;
+            int c = run(benches, runArgs(line.split("\t")));
+            if (code == EXIT_OK) code = c;
+        }
+        return code;
     }
 
     static int run(List<Bench> benches, Args a) throws Usage {
