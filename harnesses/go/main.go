@@ -464,24 +464,6 @@ func (c *cell) typedRead(wire []byte) (uint64, error) {
 	return adapters.Lib(func() (uint64, error) { return c.tdecode(c.format, c.records.Schema, in) })
 }
 
-// encodeAlone runs a library's encode on a goroutine of its own and waits for it. A goroutine's
-// stack only grows while it lives (runtime.copystack doubles it), so an encoder that recursed a
-// million levels deep leaves the main goroutine holding up to 1 GB of stack; the reference decoder
-// then needed its own tree of the output beside it, and under the robustness run's RLIMIT_AS the
-// harness, not the library, ran out of memory (go-codec-cbor on deep-map-1000000, issue 73). A
-// finished goroutine's stack goes back to the heap at once. Costs one goroutine start per check.
-func encodeAlone(encode func() ([]byte, error)) ([]byte, error) {
-	var out []byte
-	var err error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		out, err = adapters.Lib(encode)
-	}()
-	<-done
-	return out, err
-}
-
 // check is the correctness check (protocol run step 2): the hash, and the output (write tests).
 func (c *cell) check() (uint64, []byte, *failure) {
 	switch c.kind {
@@ -510,7 +492,7 @@ func (c *cell) check() (uint64, []byte, *failure) {
 		}
 		return h, nil, nil
 	case "write":
-		out, err := encodeAlone(c.encode)
+		out, err := adapters.Lib(c.encode)
 		if err != nil {
 			return 0, nil, libraryFail(err)
 		}
