@@ -21,11 +21,12 @@ Conditions:
 
 `--rows BENCH:TEST:FORMAT --datasets size-1,size-2,...` measures the other lever instead: several cells
 of one row in one JVM (`run-cells`, each cell with its own check, calibration and warm-up, in a
-shuffled order), against one process per cell as runs start them, round by round (which goes first
-alternates); it prints each cell's ratio of median process medians (many / single), how many are
-within ±5%, and the wall time of each way.
+shuffled order, or `--order ascending|descending` as --datasets lists them), against one process per
+cell as runs start them, round by round (which goes first alternates); it prints each cell's ratio of
+median process medians (many / single), how many are within ±5%, and the wall time of each way.
 
-Never run it beside another benchmark or a build. docs/methodology.md ("Java") reports what it found.
+Never run it beside another benchmark or a build. docs/methodology.md ("A JVM process's cost") reports
+what it found.
 """
 
 from __future__ import annotations
@@ -137,7 +138,10 @@ def rows_study(args) -> int:
                 h, argv = cell_argv(manifest, "java", bench, test, fmt, ds, args.budget_ms, None)
                 cells[ds] = argv
             order = datasets[:]
-            rng.shuffle(order)
+            if args.order == "shuffled":
+                rng.shuffle(order)
+            elif args.order == "descending":
+                order.reverse()
             for mode in ("single", "many") if rnd % 2 == 0 else ("many", "single"):
                 if mode == "single":
                     for ds in order:
@@ -190,6 +194,13 @@ def study() -> int:
     ap.add_argument("--rows", action="append", default=[], metavar="BENCH:TEST:FORMAT")
     ap.add_argument("--datasets", default="size-1,size-2,size-3,size-4")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument(
+        "--order",
+        choices=("shuffled", "ascending", "descending"),
+        default="shuffled",
+        help="the order of a row's cells in its one JVM (--rows): shuffled per round, or as --datasets gives them, "
+        "or the reverse",
+    )
     ap.add_argument("--dataset", default="size-2")
     ap.add_argument("--processes", type=int, default=4)
     ap.add_argument("--budget-ms", type=int, default=25)
