@@ -17,6 +17,8 @@ Conditions:
 - aot-noprofile: the selftest cache with its method profiles left unused
   (`-XX:+UnlockDiagnosticVMOptions -XX:-AOTReplayTraining`): classes loaded and linked ahead of time
   only, the JIT left to profile as without a cache.
+- quiet-5, quiet-3: the warm-up ends after 5 or 3 quiet windows of 20 ms instead of 10
+  (`-Dserbench.warmQuietWindows`, Measure.java): a detector that waits less.
 - aot-cell: the aot-selftest lever, trained by a quick `run` of the cell itself (a cache per row and dataset).
 
 `--rows BENCH:TEST:FORMAT --datasets size-1,size-2,...` measures the other lever instead: several cells
@@ -47,7 +49,7 @@ sys.path.insert(0, str(ROOT / "research"))
 
 from noise_study import StudyError, cell_argv  # noqa: E402
 
-CONDITIONS = ("plain", "plain-again", "aot-selftest", "aot-noprofile", "aot-cell")
+CONDITIONS = ("plain", "plain-again", "aot-selftest", "aot-noprofile", "aot-cell", "quiet-5", "quiet-3")
 
 
 def _with_flags(argv: list[str], flags: list[str]) -> list[str]:
@@ -227,6 +229,9 @@ def study() -> int:
             for c in conds:
                 if c.startswith("plain"):
                     flags[c] = []
+                    continue
+                if c.startswith("quiet-"):
+                    flags[c] = [f"-Dserbench.warmQuietWindows={c.split('-')[1]}"]
                     continue
                 how = "aot-cell" if c == "aot-cell" else "aot-selftest"  # aot-noprofile: the selftest cache
                 if how in shared:

@@ -33,8 +33,10 @@ public final class Measure {
     static final long WARM_WINDOW_NS = 20_000_000;
     /** warm-up: windows in a row without a finished JIT compilation before it counts as settled
      *  (200 ms: a C2 compilation of a big method, sharing the one CPU the harness is pinned to
-     *  with the timed thread, takes that long, and is counted only when it finishes) */
-    static final int WARM_QUIET_WINDOWS = 10;
+     *  with the timed thread, takes that long, and is counted only when it finishes); the system
+     *  property serbench.warmQuietWindows changes it for research/jvm_levers.py's quiet-N conditions
+     *  only: runs never set it */
+    static final int WARM_QUIET_WINDOWS = Integer.getInteger("serbench.warmQuietWindows", 10);
     /** warm-up: and the last window may be at most this much faster than the one before */
     static final double WARM_SETTLED = 0.02;
 
