@@ -29,6 +29,15 @@ class Pinning:
         return {"pinned": False, "why": self.why_not}
 
 
+def usable_cpu_count() -> int:
+    """How many CPUs this process may run on (its affinity mask, which a container or `taskset`
+    narrows), or the machine's count where the platform has no affinity."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def choose(want: bool) -> Pinning:
     """The cores to use, from the CPUs this process may run on: the harness gets the highest-numbered
     one (CPU 0 takes most interrupts on Linux), the orchestrator the lowest."""

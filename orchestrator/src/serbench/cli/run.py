@@ -7,7 +7,6 @@ import contextlib
 import dataclasses
 import json
 import math
-import os
 import secrets
 import subprocess
 import time
@@ -291,7 +290,7 @@ def _compress_outputs(db: Store, run_id: str) -> None:
     n = db.pending_output_count(run_id)
     if not n:
         return
-    workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    workers = pinning.usable_cpu_count()
     say(f"compressed sizes of {n} distinct encoder outputs (gzip -9, zstd -19), {workers} at a time")
     bar = ProgressBar()
     db.compress_pending(run_id, workers=workers, progress=lambda done, total: bar(done, total, "compressed sizes"))

@@ -29,6 +29,7 @@ import time
 from dataclasses import asdict, dataclass
 
 from .. import threads
+from ..pinning import usable_cpu_count
 from ..runner import _die_with_parent, exited_within
 
 MIB = 1 << 20
@@ -57,8 +58,8 @@ class Limits:
 def default_jobs(memory_bytes: int) -> int:
     """How many cases run at a time by default: one per CPU this process may use, but never more than
     fit in the machine's memory at the per-process address-space limit each, so that no case can be
-    starved of memory by its neighbours (docs/robustness.md, "Cases side by side")."""
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    starved of memory by its neighbours (docs/robustness.md, "Side by side against one at a time")."""
+    cpus = usable_cpu_count()
     try:
         physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError):
