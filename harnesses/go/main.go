@@ -329,8 +329,11 @@ type cell struct {
 	typedIn adapters.AlignedBuf // the aligned copy of wire each typed read starts from
 }
 
-func reference(format string, data []byte) (any, *failure) {
-	v, err := refdec.Decode(format, data)
+func reference(format string, data []byte) (any, *failure) { return referenceWithin(format, data, 0) }
+
+// referenceWithin is reference refusing, as the harness's limit, nesting deeper than maxDepth (0: no bound).
+func referenceWithin(format string, data []byte, maxDepth int) (any, *failure) {
+	v, err := refdec.DecodeWithin(format, data, maxDepth)
 	if err != nil {
 		return nil, &failure{exitInput, fmt.Sprintf("the reference decoder rejects the input (%s): %v", format, err)}
 	}
@@ -388,9 +391,9 @@ func prepare(b *adapters.Bench, test, format string, data []byte) (*cell, *failu
 		// before the library sees it. Given to the library, a million levels took the input tree,
 		// the library's stack and the output tree over the robustness run's 2 GiB of address
 		// space, and the harness ran out of memory in some processes and not others (issue 73).
-		v, err := refdec.DecodeWithin(format, data, hash.MaxDepth)
-		if err != nil {
-			return nil, &failure{exitInput, fmt.Sprintf("the reference decoder rejects the input (%s): %v", format, err)}
+		v, f := referenceWithin(format, data, hash.MaxDepth)
+		if f != nil {
+			return nil, f
 		}
 		enc, err := adapters.Lib(func() (adapters.Encoder, error) { return b.Write(format, v) })
 		if err != nil {

@@ -20,7 +20,12 @@ type LimitError struct{ Msg string }
 
 func (e *LimitError) Error() string { return e.Msg }
 
-var errDepth = &LimitError{fmt.Sprintf("nested deeper than %d containers (the limit of the harness's tree walk)", MaxDepth)}
+// TooDeep is the LimitError of a document nested deeper than limit containers.
+func TooDeep(limit int) *LimitError {
+	return &LimitError{fmt.Sprintf("nested deeper than %d containers (the limit of the harness's tree walk)", limit)}
+}
+
+var errDepth = TooDeep(MaxDepth)
 
 // IsLimit tells whether err is (or wraps) a LimitError.
 func IsLimit(err error) bool {

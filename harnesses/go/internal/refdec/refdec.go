@@ -94,7 +94,7 @@ func (t *tree) open(isMap bool, left int64) error {
 		return t.emit([]any{})
 	}
 	if t.maxDepth > 0 && len(t.stack) >= t.maxDepth {
-		return &hash.LimitError{Msg: fmt.Sprintf("nested deeper than %d containers (the limit of the harness's tree walk)", t.maxDepth)}
+		return hash.TooDeep(t.maxDepth)
 	}
 	f := frame{left: left, isMap: isMap}
 	if isMap {
