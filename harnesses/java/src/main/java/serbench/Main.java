@@ -239,7 +239,7 @@ public final class Main {
             Measure.Result r = Measure.sample(op, budgetMs * 1_000_000, minSamples);
             out.row("info", "batch", r.batch(), "calibration_ns", r.calibrationNs(), "warmup_ns", r.warmupNs(),
                     "warmup_batches", r.warmupBatches(), "warmup_settled", r.settled(),
-                    "warmup_rule", "windows of >= 20 ms until " + Measure.WARM_QUIET_WINDOWS + " in a row (" + Measure.WARM_QUIET_WINDOWS * 20 + " ms) in which the JIT neither finished a compilation (CompilationMXBean) nor used CPU (compiler threads in /proc/self/task), the last < 2% faster than the one before; cap clamp(100 x budget, 5 s, 20 s)", "jit_compile_ms", Measure.jitMs());
+                    "warmup_rule", "windows of >= " + Measure.WARM_WINDOW_NS / 1_000_000 + " ms until " + Measure.WARM_QUIET_WINDOWS + " in a row (" + Measure.WARM_QUIET_WINDOWS * Measure.WARM_WINDOW_NS / 1_000_000 + " ms) in which the JIT neither finished a compilation (CompilationMXBean) nor used CPU (compiler threads in /proc/self/task), the last < 2% faster than the one before; cap clamp(100 x budget, 5 s, 20 s)", "jit_compile_ms", Measure.jitMs());
             // canary_ns (protocol 1.9, step 4): the canary's time just before the batch, which the
             // orchestrator uses to divide out the host's slowdowns (docs/methodology.md, "The canary");
             // not in the --iterations row above (no clock there) nor in the latency path
@@ -316,7 +316,7 @@ public final class Main {
         out.row("info", "measures", what, "runtime", runtime(), "records", n, "histogram",
                 "log buckets 2^k*(1+j/64), j<64; percentiles report the bucket's highest value (capped at max)",
                 "warmup_rule", "untimed passes over the records until the JIT is quiet for " + Measure.WARM_QUIET_WINDOWS
-                        + " windows of 20 ms (as run's warm-up), at least 2 passes");
+                        + " windows of " + Measure.WARM_WINDOW_NS / 1_000_000 + " ms (as run's warm-up), at least 2 passes");
         Bench.One c = codec;
         // Each record's fresh copy goes into a buffer of its own, allocated here, once (the decoders
         // take a whole array, and the records' lengths differ), so the harness allocates nothing in a

@@ -20,6 +20,11 @@ class RunCellsTest {
         return p;
     }
 
+    /** One line of a --cells file: a `run`'s arguments without the command, tab-separated. */
+    static String line(List<String> runArgv) {
+        return String.join("\t", runArgv.subList(1, runArgv.size())) + "\n";
+    }
+
     @Test
     void eachCellWritesItsOwnCheckAndSamplesToItsOwnResultsFileInTheFilesOrder() throws Exception {
         Path a = doc("a.json", "{\"a\": [1, 2.5, \"x\"]}"), b = doc("b.json", "{\"b\": {\"c\": null, \"d\": true}}");
@@ -27,7 +32,7 @@ class RunCellsTest {
         List<String> la = HoldTest.argv("jackson", "tree", "json", a, HoldTest.hashOf(a), ra);
         List<String> lb = HoldTest.argv("jackson", "write", "json", b, HoldTest.hashOf(b), rb);
         Path cells = dir.resolve("cells.tsv");
-        Files.writeString(cells, String.join("\t", la.subList(1, la.size())) + "\n\n" + String.join("\t", lb.subList(1, lb.size())) + "\n");
+        Files.writeString(cells, line(la) + "\n" + line(lb)); // a blank line between them is skipped
         assertEquals(Main.EXIT_OK, Main.dispatch(new String[] {"run-cells", "--cells", cells.toString()}));
         for (Path r : List.of(ra, rb)) {
             List<String> kinds = HoldTest.kinds(r);
@@ -44,7 +49,7 @@ class RunCellsTest {
         List<String> bad = HoldTest.argv("jackson", "tree", "json", a, "0000000000000000", ra);
         List<String> good = HoldTest.argv("jackson", "tree", "json", a, HoldTest.hashOf(a), rb);
         Path cells = dir.resolve("cells.tsv");
-        Files.writeString(cells, String.join("\t", bad.subList(1, bad.size())) + "\n" + String.join("\t", good.subList(1, good.size())) + "\n");
+        Files.writeString(cells, line(bad) + line(good));
         assertEquals(Main.EXIT_MISMATCH, Main.dispatch(new String[] {"run-cells", "--cells", cells.toString()}));
         assertTrue(HoldTest.kinds(rb).contains("sample"), "the cell after a failed one still ran");
     }
