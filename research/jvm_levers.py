@@ -71,31 +71,39 @@ def train(h, argv: list[str], how: str, cache: Path) -> float:
     return time.monotonic() - t0
 
 
-def one_process(h, argv: list[str], flags: list[str], core: int) -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        res = Path(tmp) / "r.jsonl"
-        t0 = time.monotonic()
-        done = subprocess.run(
-            _with_flags(argv, flags) + ["--results", str(res)], env=h.env(), capture_output=True, text=True,
-            preexec_fn=lambda: os.sched_setaffinity(0, {core}),
-        )  # fmt: skip
-        wall = time.monotonic() - t0
-        if done.returncode != 0:
-            raise StudyError(f"exit {done.returncode}: {done.stderr.strip()[-400:]}")
-        rows = [json.loads(line) for line in res.read_text().splitlines()]
+def _pinned(h, argv: list[str], core: int) -> float:
+    """Run argv on `core` to its end; its wall seconds (a non-zero exit is the study's error)."""
+    t0 = time.monotonic()
+    done = subprocess.run(argv, env=h.env(), capture_output=True, text=True,
+                          preexec_fn=lambda: os.sched_setaffinity(0, {core}))  # fmt: skip
+    if done.returncode != 0:
+        raise StudyError(f"exit {done.returncode}: {done.stderr.strip()[-400:]}")
+    return time.monotonic() - t0
+
+
+def _cell_figures(results: Path) -> dict:
+    """One cell's results file: its warm-up (seconds, settled or capped) and its process median."""
+    rows = [json.loads(line) for line in results.read_text().splitlines()]
     info = next((r for r in rows if r.get("kind") == "info" and "warmup_ns" in r), {})
     per_op = [r["wall_ns"] / r["iterations"] for r in rows if r.get("kind") == "sample"]
     return {
-        "wall_s": wall,
         "warmup_s": info.get("warmup_ns", 0) / 1e9,
         "settled": bool(info.get("warmup_settled")),
         "median_ns": statistics.median(per_op),
     }
 
 
+def one_process(h, argv: list[str], flags: list[str], core: int) -> dict:
+    """One cell in its own JVM: its wall seconds and _cell_figures."""
+    with tempfile.TemporaryDirectory() as tmp:
+        res = Path(tmp) / "r.jsonl"
+        wall = _pinned(h, _with_flags(argv, flags) + ["--results", str(res)], core)
+        return {"wall_s": wall, **_cell_figures(res)}
+
+
 def _row_process(h, argvs: list[list[str]], core: int) -> tuple[float, list[dict]]:
     """One JVM running the cells `argvs` (run arguments without --results) in order: its wall time
-    and each cell's info and per-op sample times."""
+    and each cell's _cell_figures."""
     with tempfile.TemporaryDirectory() as tmp:
         lines, paths = [], []
         skip = len(h.command()) + 1  # the run's own arguments: without the JVM's command line and "run"
@@ -104,21 +112,8 @@ def _row_process(h, argvs: list[list[str]], core: int) -> tuple[float, list[dict
             lines.append("\t".join(argv + ["--results", str(paths[-1])]))
         cells = Path(tmp) / "cells.tsv"
         cells.write_text("\n".join(lines) + "\n")
-        t0 = time.monotonic()
-        done = subprocess.run(
-            h.command() + ["run-cells", "--cells", str(cells)], env=h.env(), capture_output=True, text=True,
-            preexec_fn=lambda: os.sched_setaffinity(0, {core}),
-        )  # fmt: skip
-        wall = time.monotonic() - t0
-        if done.returncode != 0:
-            raise StudyError(f"run-cells exit {done.returncode}: {done.stderr.strip()[-400:]}")
-        out = []
-        for path in paths:
-            rows = [json.loads(line) for line in path.read_text().splitlines()]
-            info = next((r for r in rows if r.get("kind") == "info" and "warmup_ns" in r), {})
-            per_op = [r["wall_ns"] / r["iterations"] for r in rows if r.get("kind") == "sample"]
-            out.append({"warmup_s": info.get("warmup_ns", 0) / 1e9, "median_ns": statistics.median(per_op)})
-    return wall, out
+        wall = _pinned(h, h.command() + ["run-cells", "--cells", str(cells)], core)
+        return wall, [_cell_figures(path) for path in paths]
 
 
 def rows_study(args) -> int:
@@ -132,13 +127,13 @@ def rows_study(args) -> int:
     many: dict = {}
     warm = {"single": [], "many-first": [], "many-later": []}
     wall = {"single": 0.0, "many": 0.0}
+    rows = {}  # spec -> (the harness, {dataset: the run's argv})
+    for spec in args.rows:
+        bench, test, fmt = parse_row(spec)
+        argvs = {ds: cell_argv(manifest, "java", bench, test, fmt, ds, args.budget_ms, None) for ds in datasets}
+        rows[spec] = (argvs[datasets[0]][0], {ds: argv for ds, (_, argv) in argvs.items()})
     for rnd in range(args.rounds):
-        for spec in args.rows:
-            bench, test, fmt = parse_row(spec)
-            cells = {}
-            for ds in datasets:
-                h, argv = cell_argv(manifest, "java", bench, test, fmt, ds, args.budget_ms, None)
-                cells[ds] = argv
+        for spec, (h, cells) in rows.items():
             order = datasets[:]
             if args.order == "shuffled":
                 rng.shuffle(order)
