@@ -20,6 +20,10 @@ Conditions:
 - quiet-5, quiet-3: the warm-up ends after 5 or 3 quiet windows of 20 ms instead of 10
   (`-Dserbench.warmQuietWindows`, Measure.java): a detector that waits less.
 - aot-cell: the aot-selftest lever, trained by a quick `run` of the cell itself (a cache per row and dataset).
+- jit-beside: the JVM's compiler threads ("C1 CompilerThre", "C2 CompilerThre") moved to the other core
+  as soon as they appear (polled every 2 ms), the timed thread and everything else left on the harness
+  core: the JIT compiles beside the warm-up instead of taking turns with it on one core, as it does on
+  any machine with a core to spare. jit-beside-quiet-3: that and quiet-3.
 
 `--rows BENCH:TEST:FORMAT --datasets size-1,size-2,...` measures the other lever instead: several cells
 of one row in one JVM (`run-cells`, each cell with its own check, calibration and warm-up, in a
@@ -49,7 +53,19 @@ sys.path.insert(0, str(ROOT / "research"))
 
 from noise_study import StudyError, cell_argv  # noqa: E402
 
-CONDITIONS = ("plain", "plain-again", "aot-selftest", "aot-noprofile", "aot-cell", "quiet-5", "quiet-3")
+CONDITIONS = (
+    "plain",
+    "plain-again",
+    "aot-selftest",
+    "aot-noprofile",
+    "aot-cell",
+    "quiet-5",
+    "quiet-3",
+    "jit-beside",
+    "jit-beside-quiet-3",
+)
+#: the names (comm, 15 bytes) HotSpot gives its JIT compiler threads
+COMPILER_THREADS = ("C1 CompilerThre", "C2 CompilerThre")
 
 
 def _with_flags(argv: list[str], flags: list[str]) -> list[str]:
@@ -71,14 +87,51 @@ def train(h, argv: list[str], how: str, cache: Path) -> float:
     return time.monotonic() - t0
 
 
-def _pinned(h, argv: list[str], core: int) -> float:
-    """Run argv on `core` to its end; its wall seconds (a non-zero exit is the study's error)."""
+def _cores() -> tuple[int, int]:
+    """The harness core (the last, as runs pin) and the other, where this script then runs, as a run's
+    orchestrator does, so that its polling never takes the timed thread's core."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        raise StudyError("needs two CPUs: one for the timed JVM, one for this script and the compilers beside it")
+    os.sched_setaffinity(0, {cpus[0]})
+    return cpus[-1], cpus[0]
+
+
+def _move_compilers(pid: int, core: int, moved: set[int]) -> None:
+    """Put the JIT compiler threads of `pid` not moved yet on `core` (a thread may end while read)."""
+    try:
+        tids = [int(t) for t in os.listdir(f"/proc/{pid}/task")]
+    except OSError:
+        return
+    for tid in tids:
+        if tid in moved:
+            continue
+        try:
+            name = Path(f"/proc/{pid}/task/{tid}/comm").read_text().strip()
+            if name in COMPILER_THREADS:
+                os.sched_setaffinity(tid, {core})
+                moved.add(tid)
+        except OSError:
+            continue
+
+
+def _pinned(h, argv: list[str], core: int, beside: int | None = None) -> float:
+    """Run argv on `core` to its end, with its JIT compiler threads on `beside` when given; its wall
+    seconds (a non-zero exit is the study's error)."""
     t0 = time.monotonic()
-    done = subprocess.run(argv, env=h.env(), capture_output=True, text=True,
-                          preexec_fn=lambda: os.sched_setaffinity(0, {core}))  # fmt: skip
-    if done.returncode != 0:
-        raise StudyError(f"exit {done.returncode}: {done.stderr.strip()[-400:]}")
-    return time.monotonic() - t0
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(argv, env=h.env(), stdout=subprocess.DEVNULL, stderr=err,
+                                preexec_fn=lambda: os.sched_setaffinity(0, {core}))  # fmt: skip
+        moved: set[int] = set()
+        while proc.poll() is None:
+            if beside is not None:
+                _move_compilers(proc.pid, beside, moved)
+            time.sleep(0.002)
+        wall = time.monotonic() - t0
+        if proc.returncode != 0:
+            err.seek(0)
+            raise StudyError(f"exit {proc.returncode}: {err.read().decode(errors='replace').strip()[-400:]}")
+    return wall
 
 
 def _cell_figures(results: Path) -> dict:
@@ -93,11 +146,12 @@ def _cell_figures(results: Path) -> dict:
     }
 
 
-def one_process(h, argv: list[str], flags: list[str], core: int) -> dict:
-    """One cell in its own JVM: its wall seconds and _cell_figures."""
+def one_process(h, argv: list[str], flags: list[str], core: int, beside: int | None = None) -> dict:
+    """One cell in its own JVM (its compiler threads on `beside` when given): its wall seconds and
+    _cell_figures."""
     with tempfile.TemporaryDirectory() as tmp:
         res = Path(tmp) / "r.jsonl"
-        wall = _pinned(h, _with_flags(argv, flags) + ["--results", str(res)], core)
+        wall = _pinned(h, _with_flags(argv, flags) + ["--results", str(res)], core, beside)
         return {"wall_s": wall, **_cell_figures(res)}
 
 
@@ -120,7 +174,7 @@ def rows_study(args) -> int:
     import random
 
     manifest = json.loads((ROOT / "corpus" / "manifest.json").read_text())
-    core = max(os.sched_getaffinity(0))
+    core, other = _cores()
     datasets = args.datasets.split(",")
     rng = random.Random(72)
     single: dict = {}
@@ -213,7 +267,7 @@ def study() -> int:
     if bad := [c for c in conds if c not in CONDITIONS]:
         raise StudyError(f"unknown condition {bad[0]!r}; there are: {', '.join(CONDITIONS)}")
     manifest = json.loads((ROOT / "corpus" / "manifest.json").read_text())
-    core = max(os.sched_getaffinity(0))
+    core, other = _cores()
     print("cell | condition | wall s (median) | warm-up s (median) | settled | median ns/op | vs plain")
     with tempfile.TemporaryDirectory() as tmp:
         shared: dict[str, Path] = {}
@@ -225,8 +279,9 @@ def study() -> int:
                 if c.startswith("plain"):
                     flags[c] = []
                     continue
-                if c.startswith("quiet-"):
-                    flags[c] = [f"-Dserbench.warmQuietWindows={c.split('-')[1]}"]
+                if "quiet-" in c or c == "jit-beside":
+                    quiet = c.rsplit("-", 1)[1] if "quiet-" in c else None
+                    flags[c] = [f"-Dserbench.warmQuietWindows={quiet}"] if quiet else []
                     continue
                 how = "aot-cell" if c == "aot-cell" else "aot-selftest"  # aot-noprofile: the selftest cache
                 if how in shared:
@@ -243,7 +298,8 @@ def study() -> int:
             got: dict[str, list[dict]] = {c: [] for c in conds}
             for i in range(args.processes):
                 for c in conds if i % 2 == 0 else reversed(conds):  # ABBA: drift hits both alike
-                    got[c].append(one_process(h, argv, flags[c], core))
+                    beside = other if c.startswith("jit-beside") else None
+                    got[c].append(one_process(h, argv, flags[c], core, beside))
             plain = statistics.median(p["median_ns"] for p in got[conds[0]])
             for c in conds:
                 ps = got[c]

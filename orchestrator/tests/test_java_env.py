@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 
 import pytest
+from serbench import pinning
 from serbench.harnesses import BuildOptions, harness_classes
 from serbench.harnesses.java import _flags_line
 
@@ -31,3 +33,32 @@ def test_the_ergonomics_of_a_pinned_jvm_are_recorded_beside_the_machines():
     assert "-XX:+UseSerialGC" in info["jvm_ergonomics_one_cpu"]
     assert "-XX:+UseSerialGC" not in info["jvm_ergonomics_all_cpus"]
     assert info["jvm_ergonomics_all_cpus"].startswith("-XX:")
+
+
+@pytest.mark.skipif(shutil.which("java") is None, reason="no java on PATH")
+def test_a_pinned_jvm_has_the_compiler_threads_jit_beside_moves(tmp_path):
+    # `run --jit-beside` finds HotSpot's compilers by their Linux thread names; a JVM on one core starts
+    # one C1 and one C2 compiler thread before main, and a rename in a later JDK must fail here, not
+    # leave the compilers on the timed core unnoticed
+    h = harness_classes()["java"](ROOT, BuildOptions())
+    src = tmp_path / "Sleep.java"
+    src.write_text("class Sleep { public static void main(String[] a) throws Exception { Thread.sleep(20000); } }")
+    cpu = max(os.sched_getaffinity(0))
+    proc = subprocess.Popen([str(h.jdk.java), str(src)], preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
+    try:
+        assert pinning.wait_for_threads(proc.pid, h.jit_threads, timeout_s=15)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_jit_quiet_ms_becomes_the_warm_ups_count_of_quiet_windows():
+    java = harness_classes()["java"]
+    flags = {ms: java(ROOT, BuildOptions(jit_quiet_ms=ms))._quiet_flags() for ms in (None, 1, 60, 61, 200)}
+    assert flags == {
+        None: [],  # the harness's own rule (Measure.WARM_QUIET_WINDOWS)
+        1: ["-Dserbench.warmQuietWindows=1"],
+        60: ["-Dserbench.warmQuietWindows=3"],
+        61: ["-Dserbench.warmQuietWindows=4"],  # at least as long as asked
+        200: ["-Dserbench.warmQuietWindows=10"],
+    }

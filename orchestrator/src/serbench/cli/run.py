@@ -150,6 +150,7 @@ def _run(args, db: Store) -> int:
         verbose=args.verbose,
         code_size=args.code_size or mode.name == "full",
         jdk=args.jdk,
+        jit_quiet_ms=args.jit_quiet_ms,
     )
     # before anything is measured: the report is written after minutes of measuring; and before the
     # harnesses are chosen, so that a bad --data file is the only line, not one after their notices
@@ -201,6 +202,8 @@ def _run(args, db: Store) -> int:
                 "budget_ms",
                 "pin",
                 "prestart",
+                "jit_beside",
+                "jit_quiet_ms",
                 "canary",
                 "measure",
             )
@@ -231,7 +234,11 @@ def _run(args, db: Store) -> int:
         args.started_run = run_id
     n_real = sum(1 for c in cells if not c.bench.get("baseline"))
     pin = pinning.choose(args.pin)
-    db.append_run_env(run_id, "pinning", {**pin.facts(), "prestart": bool(args.prestart and pin.on)})
+    db.append_run_env(
+        run_id,
+        "pinning",
+        {**pin.facts(), "prestart": bool(args.prestart and pin.on), "jit_beside": bool(args.jit_beside and pin.on)},
+    )
     t0 = time.monotonic()
     if counting:
         varying = sorted({c.harness.name for c in cells if c.harness.instructions_varying})
@@ -253,7 +260,10 @@ def _run(args, db: Store) -> int:
             if counting:
                 instructions.run_cells(db, run_id, cells, mode, args.seed, ProgressBar(), valgrind)
             else:
-                runner.run_cells(db, run_id, cells, mode, args.seed, ProgressBar(), pin=pin, prestart=args.prestart)
+                runner.run_cells(
+                    db, run_id, cells, mode, args.seed, ProgressBar(),
+                    pin=pin, prestart=args.prestart, jit_beside=args.jit_beside,
+                )  # fmt: skip
         _compress_outputs(db, run_id)
         if counting:
             instructions.finalize(db, run_id)
@@ -457,6 +467,20 @@ def add_parser(command) -> None:
         default=True,
         help="start each next harness process on the orchestrator's core while the current one measures, "
         "and let it time only once moved to the harness core (needs --pin; default: on)",
+    )
+    s.add_argument(
+        "--jit-beside",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="run a JIT runtime's compiler threads (Java's C1 and C2) on the orchestrator's core, the timed thread "
+        "alone on the harness core (needs --pin; default: off; docs/methodology.md, 'A JVM process's cost')",
+    )
+    s.add_argument(
+        "--jit-quiet-ms",
+        type=_int_at_least(1),
+        metavar="MS",
+        help="a harness that waits for its JIT (Java) starts sampling after this long without a compilation "
+        "(default: 200)",
     )
     s.add_argument(
         "--canary",

@@ -171,6 +171,10 @@ class JavaHarness(Harness):
     #: takes the same file and needs nothing more: its warnings about sun.misc.Unsafe's memory access
     #: (JEP 498) and System.load (JEP 472) go to stderr, and no row fails for them (docs/libraries.md).
     JVM_ARGS_FILE = "jvm.args"
+    #: HotSpot's compiler threads (one C1 and one C2 on the one core a pinned JVM sees)
+    jit_threads = ("C1 CompilerThre", "C2 CompilerThre")
+    #: Measure.java's warm-up window: `--jit-quiet-ms` becomes a count of these
+    WARM_WINDOW_MS = 20
     #: the jar's mtime when making the class archive last failed (robustness runs: try once per jar)
     _archive_failed_for: float | None = None
     #: (the JDK, how it was chosen), found once per command (choose_jdk starts every JDK installed here)
@@ -257,7 +261,12 @@ class JavaHarness(Harness):
             raise HarnessError("java harness is not built; run `serbench run --lang java` or `serbench doctor`")
         deps = self.classpath_file.read_text().strip()
         classpath = str(self.jar) + (":" + deps if deps else "")
-        return [str(self.jdk.java), *self.jvm_flags(), "-cp", classpath, "serbench.Main"]
+        return [str(self.jdk.java), *self.jvm_flags(), *self._quiet_flags(), "-cp", classpath, "serbench.Main"]
+
+    def _quiet_flags(self) -> list[str]:
+        """`run --jit-quiet-ms`: the warm-up's quiet windows in a row (Measure.WARM_QUIET_WINDOWS)."""
+        ms = self.options.jit_quiet_ms
+        return [] if ms is None else [f"-Dserbench.warmQuietWindows={max(1, -(-ms // self.WARM_WINDOW_MS))}"]
 
     def limited_command(self, memory_bytes: int, stack_bytes: int) -> list[str]:
         """The JVM under the robustness run's limits. With its defaults the JVM reserves a quarter of
