@@ -273,32 +273,15 @@ def test_full_modes_minimum_rounds_can_reach_a_holm_adjusted_verdict_over_800_ce
 
 NOISY = textwrap.dedent(
     """
-    import json, os, sys, threading, time
+    import json, os, sys, time
     a = sys.argv[1:]
     opt = {a[i][2:]: a[i + 1] for i in range(1, len(a) - 1) if a[i].startswith("--")}
     bench = opt["bench"]
     call = {"bench": bench, "alloc": "--alloc" in a, "held": "--hold" in a, "t_start": time.monotonic()}
     call["start_cpus"] = sorted(os.sched_getaffinity(0))
-    # FAKE_JIT_THREAD: a thread of that name, started before the hold as a JVM starts its compilers,
-    # which says where it runs once the process has been let go
-    jit, going = os.environ.get("FAKE_JIT_THREAD"), threading.Event()
-    def compiler():
-        with open(f"/proc/self/task/{threading.get_native_id()}/comm", "w") as f:
-            f.write(jit)
-        named.set()
-        going.wait()
-        call["jit_cpus"] = sorted(os.sched_getaffinity(0))  # 0: this thread's own mask
-    named = threading.Event()
-    if jit:
-        t = threading.Thread(target=compiler)
-        t.start()
-        named.wait()
     if "--hold" in a:
         os.read(0, 1)
     call["t_go"], call["cpus"] = time.monotonic(), sorted(os.sched_getaffinity(0))
-    if jit:
-        going.set()
-        t.join()
     # a process's level: steady cells vary 0.1% between processes, noisy ones 5%, in a fixed pattern
     # (a random one now and then came out tight enough to stop a noisy cell early: a flaky test)
     spread = {"noisy": 0.05, "noisier": 0.10}.get(bench, 0.001)
@@ -486,39 +469,6 @@ def test_prestarted_processes_start_on_the_orchestrators_core_and_time_one_at_a_
         one = calls[4 * p : 4 * p + 4]
         ahead = [sum(c["held"] and c["t_start"] < one[i]["t_end"] for c in one[i + 1 :]) for i in range(3)]
         assert ahead == ([min(depth, 3 - i) for i in range(3)] if prestart else [0, 0, 0])
-
-
-@pytest.mark.skipif(len(pinning.os.sched_getaffinity(0)) < 2, reason="needs two CPUs")
-@pytest.mark.parametrize("beside", [True, False])
-def test_jit_beside_leaves_the_compiler_threads_on_the_orchestrators_core_and_times_on_the_harness_core(
-    tmp_path, monkeypatch, beside
-):
-    monkeypatch.setenv("FAKE_JIT_THREAD", "fake C2 thread")
-    cells, store = _setup(tmp_path, ["steady", "calm"])
-    cells[0].harness.jit_threads = ("fake C2 thread",)
-    pin = pinning.choose(True)
-    mode = runner.Mode("test", rounds=2, budget_ms=1, min_samples=1, timeout_s=20, n_boot=20)
-    # without prestart, so that only --jit-beside holds a process: its compilers must be moved off the
-    # timed core even when it is let go as soon as it is started
-    runner.run_cells(store, "r", cells, mode, seed=1, progress=lambda *a: None, pin=pin, prestart=False,
-                     jit_beside=beside)  # fmt: skip
-    calls = _calls(tmp_path)
-    assert len(calls) == 4 and {tuple(c["cpus"]) for c in calls} == {(pin.harness_cpu,)}
-    assert [c["held"] for c in calls] == [beside] * 4
-    assert {tuple(c["jit_cpus"]) for c in calls} == {(pin.orchestrator_cpu if beside else pin.harness_cpu,)}
-
-
-def test_moving_a_process_puts_the_threads_named_beside_on_their_own_core(monkeypatch):
-    names = {11: "java", 12: "C2 CompilerThre", 13: "VM Thread", 14: "C1 CompilerThre"}
-    moved: dict[int, set[int]] = {}
-    monkeypatch.setattr(pinning.os, "listdir", lambda path: [str(t) for t in names])
-    monkeypatch.setattr(pinning, "thread_name", lambda pid, tid: names[tid])
-    monkeypatch.setattr(pinning.os, "sched_setaffinity", lambda tid, cpus: moved.__setitem__(tid, set(cpus)))
-    pinning.move(10, 1, ("C1 CompilerThre", "C2 CompilerThre"), 0)
-    assert moved == {11: {1}, 12: {0}, 13: {1}, 14: {0}}
-    moved.clear()
-    pinning.move(10, 1)  # nothing beside: every thread on the harness core
-    assert moved == {t: {1} for t in names}
 
 
 class _Stop(Exception):

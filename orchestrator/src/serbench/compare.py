@@ -35,8 +35,6 @@ SETTINGS = (
     ("target_ci", "CI target"),
     ("warmup_k", "warm-up rule k"),
     ("pin", "CPU pinning"),
-    ("jit_beside", "JIT compilers beside"),
-    ("jit_quiet_ms", "JIT quiet before sampling (ms)"),
 )
 MANIFEST = (
     ("hash_version", "hash version"),
@@ -170,8 +168,7 @@ def _context(cmp: Comparison, ra, rb) -> None:
     """What differs between the two runs (their store rows) besides the libraries: machine, settings,
     corpus, versions."""
     ea, eb = json.loads(ra["env_json"]), json.loads(rb["env_json"])
-    # a run made before a setting existed ran as its default does
-    aa, ab = ({"jit_beside": False} | json.loads(r["args_json"]) for r in (ra, rb))
+    aa, ab = json.loads(ra["args_json"]), json.loads(rb["args_json"])
     ma, mb = json.loads(ra["manifest_json"]), json.loads(rb["manifest_json"])
     cmp.commits = (ea.get("git_commit"), eb.get("git_commit"))
     cmp.machine = _differences(ea, eb, MACHINE)

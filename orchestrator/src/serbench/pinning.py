@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -75,14 +74,12 @@ def pin_child(cpu: int | None) -> None:
             os.sched_setaffinity(0, {cpu})
 
 
-def move(pid: int, cpu: int | None, beside: tuple[str, ...] = (), beside_cpu: int | None = None) -> None:
+def move(pid: int, cpu: int | None) -> None:
     """Run process `pid`, every thread of it, on `cpu` only: a prestarted harness process moves from
     the orchestrator's core to the harness core before it times anything (runner.Started.go). The
     mask is per thread (sched_setaffinity(2) on a thread id), and a JVM or the Go runtime has many;
     threads created later inherit it from their creator. The list is read again until it stops
-    growing, in case a thread was being created while it was read. The threads named in `beside`
-    (their Linux name, /proc/PID/task/TID/comm: a runtime's JIT compilers, `run --jit-beside`) go
-    to `beside_cpu` instead."""
+    growing, in case a thread was being created while it was read."""
     if cpu is None:
         return
     seen: set[int] = set()
@@ -93,35 +90,7 @@ def move(pid: int, cpu: int | None, beside: tuple[str, ...] = (), beside_cpu: in
             return
         for tid in tids - seen:
             with contextlib.suppress(OSError):
-                to = beside_cpu if beside and beside_cpu is not None and thread_name(pid, tid) in beside else cpu
-                os.sched_setaffinity(tid, {to})
+                os.sched_setaffinity(tid, {cpu})
         if tids <= seen:
             return
         seen |= tids
-
-
-def thread_name(pid: int, tid: int) -> str:
-    """A thread's name as Linux keeps it (comm: its first 15 bytes), or "" once it has ended."""
-    try:
-        with open(f"/proc/{pid}/task/{tid}/comm") as f:
-            return f.read().strip()
-    except OSError:
-        return ""
-
-
-def wait_for_threads(pid: int, names: tuple[str, ...], timeout_s: float = 1.0) -> bool:
-    """Wait until process `pid` has a thread of each name in `names` (a JVM starts its JIT compilers
-    before `main`, within a tenth of a second): a process let go as soon as it is started would
-    otherwise be moved before they exist, and they would inherit the timed core. False when they did
-    not all appear (a runtime without them: the process is moved as it is)."""
-    end = time.monotonic() + timeout_s
-    while True:
-        try:
-            have = {thread_name(pid, int(t)) for t in os.listdir(f"/proc/{pid}/task")}
-        except OSError:
-            return False
-        if set(names) <= have:
-            return True
-        if time.monotonic() >= end:
-            return False
-        time.sleep(0.002)

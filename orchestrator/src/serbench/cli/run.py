@@ -202,7 +202,6 @@ def _run(args, db: Store) -> int:
                 "budget_ms",
                 "pin",
                 "prestart",
-                "jit_beside",
                 "jit_quiet_ms",
                 "canary",
                 "measure",
@@ -234,11 +233,7 @@ def _run(args, db: Store) -> int:
         args.started_run = run_id
     n_real = sum(1 for c in cells if not c.bench.get("baseline"))
     pin = pinning.choose(args.pin)
-    db.append_run_env(
-        run_id,
-        "pinning",
-        {**pin.facts(), "prestart": bool(args.prestart and pin.on), "jit_beside": bool(args.jit_beside and pin.on)},
-    )
+    db.append_run_env(run_id, "pinning", {**pin.facts(), "prestart": bool(args.prestart and pin.on)})
     t0 = time.monotonic()
     if counting:
         varying = sorted({c.harness.name for c in cells if c.harness.instructions_varying})
@@ -260,10 +255,7 @@ def _run(args, db: Store) -> int:
             if counting:
                 instructions.run_cells(db, run_id, cells, mode, args.seed, ProgressBar(), valgrind)
             else:
-                runner.run_cells(
-                    db, run_id, cells, mode, args.seed, ProgressBar(),
-                    pin=pin, prestart=args.prestart, jit_beside=args.jit_beside,
-                )  # fmt: skip
+                runner.run_cells(db, run_id, cells, mode, args.seed, ProgressBar(), pin=pin, prestart=args.prestart)
         _compress_outputs(db, run_id)
         if counting:
             instructions.finalize(db, run_id)
@@ -469,18 +461,11 @@ def add_parser(command) -> None:
         "and let it time only once moved to the harness core (needs --pin; default: on)",
     )
     s.add_argument(
-        "--jit-beside",
-        action=argparse.BooleanOptionalAction,
-        default=False,
-        help="run a JIT runtime's compiler threads (Java's C1 and C2) on the orchestrator's core, the timed thread "
-        "alone on the harness core (needs --pin; default: off; docs/methodology.md, 'A JVM process's cost')",
-    )
-    s.add_argument(
         "--jit-quiet-ms",
         type=_int_at_least(1),
         metavar="MS",
         help="a harness that waits for its JIT (Java) starts sampling after this long without a compilation "
-        "(default: 200)",
+        "(default: 60; before 2026-12-05 it was 200)",
     )
     s.add_argument(
         "--canary",

@@ -39,7 +39,7 @@ class BuildOptions:
     #: the JDK of the Java harness (`--jdk`): a JDK folder or a version; None: JAVA_HOME, else the newest LTS
     jdk: str | None = None
     #: how long the JIT must be quiet before a harness that waits for it starts sampling (`run
-    #: --jit-quiet-ms`); None: the harness's own rule (Java: 200 ms)
+    #: --jit-quiet-ms`); None: the harness's own rule (Java: 60 ms)
     jit_quiet_ms: int | None = None
     extra: dict = field(default_factory=dict)
 
@@ -77,10 +77,6 @@ class Harness:
     #: otherwise why it does not: its samples still carry `canary_ns`, and the run keeps its times as
     #: measured and says why
     canary_unused: str | None = None
-    #: the Linux names (/proc/PID/task/TID/comm) of the threads the runtime's JIT compiles on, which
-    #: `run --jit-beside` leaves on the orchestrator's core while the timed thread runs on the harness
-    #: core (docs/methodology.md, "A JVM process's cost"); () for a harness without a JIT
-    jit_threads: tuple[str, ...] = ()
     #: None when a process's time is the median of its samples; otherwise why it is their mean (its total
     #: time over its operations): a runtime whose collector runs inside the timed batches pays for it in
     #: some batches and not others, and the median would leave that cost out (stats.Center)

@@ -152,13 +152,17 @@ class JavaHarness(Harness):
         "and timers, so two runs of the same jar on the same file do not execute the same instructions "
         "(protocol.md step 9 needs that); Java cells are timed only"
     )
-    # Each JVM process warms up until the JIT settles (2-6 s), so quick mode's 5 processes per cell
-    # would take Java alone past quick mode's 15 minutes: until quick mode has a JVM plan, the
-    # default run leaves Java out and says so.
-    not_in_default_run = "each JVM process warms up its JIT for 2-6 s, past quick mode's time budget"
+    # Each JVM process starts and warms up until its JIT settles (1.4 s a process on the harness core
+    # in `--lang java`, run 20261205-201136-d466), so quick mode's 3 processes for each of Java's 651
+    # cells take 46 minutes, three times the whole default matrix's 15: the default run leaves Java out
+    # and says so (docs/methodology.md, "A JVM process's cost").
+    not_in_default_run = (
+        "each JVM process spends over a second starting and warming up its JIT: Java's quick cells take "
+        "about 46 minutes alone, past quick mode's 15"
+    )
     # HotSpot's collector runs inside the timed batches as Go's does (fairness.md rule 6); JMH's average
     # time is the mean for the same reason. Go's cells measured the effect (go.py); Java's were not
-    # measured with many processes (its quick run takes over an hour).
+    # measured with many processes (its quick run takes 46 minutes with 3 a cell).
     process_mean = (
         "the JVM's collector runs inside the timed batches, in some and not others: a process's time is its "
         "total time over its operations, as JMH's average time is, so that the collections are in it"
@@ -171,10 +175,11 @@ class JavaHarness(Harness):
     #: takes the same file and needs nothing more: its warnings about sun.misc.Unsafe's memory access
     #: (JEP 498) and System.load (JEP 472) go to stderr, and no row fails for them (docs/libraries.md).
     JVM_ARGS_FILE = "jvm.args"
-    #: HotSpot's compiler threads (one C1 and one C2 on the one core a pinned JVM sees)
-    jit_threads = ("C1 CompilerThre", "C2 CompilerThre")
     #: Measure.java's warm-up window: `--jit-quiet-ms` becomes a count of these
     WARM_WINDOW_MS = 20
+    #: how long the JIT must be quiet before sampling, unless `--jit-quiet-ms` says otherwise: 3 windows
+    #: (Measure.WARM_QUIET_WINDOWS, which a test holds equal; docs/methodology.md, "A JVM process's cost")
+    JIT_QUIET_MS = 60
     #: the jar's mtime when making the class archive last failed (robustness runs: try once per jar)
     _archive_failed_for: float | None = None
     #: (the JDK, how it was chosen), found once per command (choose_jdk starts every JDK installed here)
@@ -263,10 +268,16 @@ class JavaHarness(Harness):
         classpath = str(self.jar) + (":" + deps if deps else "")
         return [str(self.jdk.java), *self.jvm_flags(), *self._quiet_flags(), "-cp", classpath, "serbench.Main"]
 
+    @property
+    def jit_quiet_ms(self) -> int:
+        """What the warm-up waits for (`run --jit-quiet-ms`, else JIT_QUIET_MS), in whole windows."""
+        windows = max(1, -(-(self.options.jit_quiet_ms or self.JIT_QUIET_MS) // self.WARM_WINDOW_MS))
+        return windows * self.WARM_WINDOW_MS
+
     def _quiet_flags(self) -> list[str]:
-        """`run --jit-quiet-ms`: the warm-up's quiet windows in a row (Measure.WARM_QUIET_WINDOWS)."""
-        ms = self.options.jit_quiet_ms
-        return [] if ms is None else [f"-Dserbench.warmQuietWindows={max(1, -(-ms // self.WARM_WINDOW_MS))}"]
+        """The warm-up's quiet windows in a row (Measure.WARM_QUIET_WINDOWS), always given, so that a
+        run's record (env_info) says what its processes did."""
+        return [f"-Dserbench.warmQuietWindows={self.jit_quiet_ms // self.WARM_WINDOW_MS}"]
 
     def limited_command(self, memory_bytes: int, stack_bytes: int) -> list[str]:
         """The JVM under the robustness run's limits. With its defaults the JVM reserves a quarter of
@@ -354,6 +365,8 @@ class JavaHarness(Harness):
             "jvm_ergonomics_all_cpus": _flags_line(flags_all),
             "build": f"mvn -B package -DskipTests, JAVA_HOME={jdk.home} (Java 17 release, versions pinned in pom.xml)",
             "forks": "one fresh JVM per (cell, round)",
+            # the warm-up's rule is part of what a cell's time is (compare names a difference)
+            "jit_quiet_ms": self.jit_quiet_ms,
         }
 
     def test_command(self) -> list[str] | None:

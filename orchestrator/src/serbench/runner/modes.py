@@ -57,8 +57,7 @@ def stored_settings(saved: dict) -> dict:
         out.update(target_ci=0.0, max_rounds=saved.get("rounds"), warmup_k=0.0)
     out.setdefault("prestart", False)  # before prestart: every process started when its turn came
     out.setdefault("latency_forks", 1)  # before pooled latency forks: one latency pass per cell
-    out.setdefault("jit_beside", False)  # before --jit-beside: the compilers shared the timed core
-    out.setdefault("jit_quiet_ms", None)  # before --jit-quiet-ms: the harness's own warm-up rule
+    out.setdefault("jit_quiet_ms", 200)  # before --jit-quiet-ms: Java's warm-up waited for 200 ms
     return out
 
 

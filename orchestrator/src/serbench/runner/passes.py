@@ -108,7 +108,6 @@ def run_cells(
     clock: Callable[[], float] = time.monotonic,
     prestart: bool = True,
     prestart_depth: int = PRESTART_DEPTH,
-    jit_beside: bool = False,
 ) -> None:
     """Execute the run in passes, committing each process as soon as it ends (docs/methodology.md,
     "Adaptive rounds"):
@@ -126,7 +125,6 @@ def run_cells(
     """
     pin = pin or pinning.Pinning(None, None, "not asked")
     prestart = prestart and pin.on  # the next process needs a core of its own to start on
-    jit_beside = jit_beside and pin.on  # and the compilers need a core that is not the timed one
     for c in cells:
         c.id = store.add_cell(run_id, c.row())
     by_id = {c.id: c for c in cells}
@@ -174,15 +172,8 @@ def run_cells(
         checked = any(r["status"] == "ok" for r in done[c.id].values())
         counted = any(k >= 0 and r["status"] == "ok" for k, r in done[c.id].items())
         alloc = rnd >= 0 and not counted and _wants_alloc(c, allocs)
-        # --jit-beside: every process of a harness with JIT threads is started held, on the orchestrator's
-        # core, so that `go` can leave its compilers there when it moves the rest to the harness core
-        beside = jit_beside and bool(c.harness.jit_threads)
-        held = held or beside
         cpu = pin.orchestrator_cpu if held else pin.harness_cpu
-        return start(
-            c, mode, rnd=rnd, check=not checked, seed=seed, cpu=cpu, alloc=alloc, hold=held,
-            beside_cpu=pin.orchestrator_cpu if beside else None,
-        )  # fmt: skip
+        return start(c, mode, rnd=rnd, check=not checked, seed=seed, cpu=cpu, alloc=alloc, hold=held)
 
     def record(s: Started, out: Outcome) -> None:
         nonlocal finished

@@ -39,9 +39,6 @@ class Started:
     err: object  # the file its stderr goes to
     held: bool
     t0: float = 0.0
-    #: the names of its threads that run beside it, on `beside_cpu` (`run --jit-beside`), not on the timed core
-    beside: tuple[str, ...] = ()
-    beside_cpu: int | None = None
 
     @property
     def results(self) -> Path:
@@ -56,9 +53,7 @@ class Started:
         self.t0 = time.monotonic()
         if not self.held:
             return
-        if self.beside:
-            pinning.wait_for_threads(self.proc.pid, self.beside)
-        pinning.move(self.proc.pid, cpu, self.beside, self.beside_cpu)
+        pinning.move(self.proc.pid, cpu)
         with contextlib.suppress(OSError):  # it may have exited already (its check failed): finish says how
             self.proc.stdin.write(b"g")
         with contextlib.suppress(OSError):
@@ -107,12 +102,10 @@ def start(
     cpu: int | None = None,
     alloc: bool = False,
     hold: bool = False,
-    beside_cpu: int | None = None,
 ) -> Started:
     """Start the harness process of one (cell, round) on `cpu`; with `hold`, it waits for `go`
     before timing. With `alloc`, a timed round also runs the allocation pass after its samples
-    (spec/protocol.md `run` step 6). With `beside_cpu` (and `hold`), `go` leaves the harness's JIT
-    compiler threads (Harness.jit_threads) on that core."""
+    (spec/protocol.md `run` step 6)."""
     tmp = tempfile.TemporaryDirectory(prefix="serbench-")
     results, output = Path(tmp.name) / "results.jsonl", Path(tmp.name) / "output.bin"
     argv = run_argv(cell, results, **{"budget-ms": mode.budget_ms, "min-samples": mode.min_samples, "seed": seed})
@@ -130,8 +123,7 @@ def start(
         err.close()
         tmp.cleanup()
         raise
-    beside = cell.harness.jit_threads if hold and beside_cpu is not None else ()
-    return Started(cell, rnd, proc, tmp, err, hold, beside=beside, beside_cpu=beside_cpu)
+    return Started(cell, rnd, proc, tmp, err, hold)
 
 
 def run_argv(cell: Cell, results: Path, **opts) -> list[str]:

@@ -31,12 +31,15 @@ public final class Measure {
     public static final long MIN_BATCH_NS = 1_000_000;
     /** warm-up: the length of one window of batches */
     static final long WARM_WINDOW_NS = 20_000_000;
-    /** warm-up: windows in a row without a finished JIT compilation before it counts as settled
-     *  (200 ms: a C2 compilation of a big method, sharing the one CPU the harness is pinned to
-     *  with the timed thread, takes that long, and is counted only when it finishes); the system
-     *  property serbench.warmQuietWindows changes it for research/jvm_levers.py's quiet-N conditions
-     *  only: runs never set it */
-    static final int WARM_QUIET_WINDOWS = Integer.getInteger("serbench.warmQuietWindows", 10);
+    /** warm-up: windows in a row without JIT activity before it counts as settled: 3 (60 ms). A
+     *  compilation in progress shows in the compiler threads' CPU ticks (compilerTicks) before it
+     *  finishes, so the quiet time need not outlast a C2 compilation. 10 windows (200 ms, until
+     *  2026-12-05) cost a quick process 2.25-2.35 s on the harness core, 3 cost 1.09-1.45 s; times
+     *  moved by a median +0.7% to +2.9% and no cell beyond the noise of a pair of runs
+     *  (docs/studies/jvm-levers.md). The orchestrator passes it as the system property
+     *  serbench.warmQuietWindows (`run --jit-quiet-ms`, java.py JIT_QUIET_MS); this default serves
+     *  direct invocations (jmh-crosscheck.py) */
+    static final int WARM_QUIET_WINDOWS = Integer.getInteger("serbench.warmQuietWindows", 3);
     /** warm-up: and the last window may be at most this much faster than the one before */
     static final double WARM_SETTLED = 0.02;
 
@@ -118,7 +121,7 @@ public final class Measure {
      * and asks the JVM how long its JIT compilers have worked so far
      * (CompilationMXBean#getTotalCompilationTime, which grows when a compilation finishes) and
      * how much CPU its compiler threads have used (compilerTicks, which grows while one runs).
-     * Warm-up ends after 10 windows in a row (200 ms) during which neither grew, the
+     * Warm-up ends after WARM_QUIET_WINDOWS windows in a row (60 ms) during which neither grew, the
      * last of them at most 2% faster per operation than the one before (a C2 compilation that
      * just landed would show as a faster window); or at the cap (warmCapNs). A per-batch time alone was not enough: the interpreter and C1 code run at a
      * steady pace for a while before C2 replaces them, and a 2% rule over five 1-ms batches
@@ -149,7 +152,7 @@ public final class Measure {
         // methods for 0.9 s), and all 49 samples' canaries ran C1 code: median 77 us, against 21 us
         // with a run in every window, as here, which keeps calling it until C2 has compiled it (1 s
         // before the samples). The orchestrator would take the 3.7 times for a slow core. The
-        // warm-up's rule (10 windows without JIT activity) waits for that compilation to end.
+        // warm-up's rule (windows without JIT activity) waits for that compilation to end.
         Canary canary = Canary.PROCESS;
         int canaryRuns = 0;
 
