@@ -9,16 +9,17 @@ ratio of each condition's median of process medians to the plain one's (what a r
         --cell jackson:tree:json --cell kryo:typed-decode:kryo --conditions plain,aot-selftest
 
 Conditions:
-- plain: the harness's command as runs start it; plain-again: the same once more, so that the ratio
-  between two identical conditions shows the noise a lever's ratio has to clear.
+- plain: the harness's command as runs start it (60 ms of JIT quiet since 2026-12-05); plain-again:
+  the same once more, so that the ratio between two identical conditions shows the noise a lever's
+  ratio has to clear.
 - aot-selftest: JDK 25's ahead-of-time cache (JEP 483 class loading and linking, JEP 514 one-step
   `-XX:AOTCacheOutput`, JEP 515 method profiles) trained once by `selftest` (every row, briefly), then
   `-XX:AOTCache` in every timed process.
 - aot-noprofile: the selftest cache with its method profiles left unused
   (`-XX:+UnlockDiagnosticVMOptions -XX:-AOTReplayTraining`): classes loaded and linked ahead of time
   only, the JIT left to profile as without a cache.
-- quiet-5, quiet-3: the warm-up ends after 5 or 3 quiet windows of 20 ms instead of 10
-  (`-Dserbench.warmQuietWindows`, Measure.java): a detector that waits less.
+- quiet-10, quiet-5, quiet-3: the warm-up ends after 10, 5 or 3 quiet windows of 20 ms
+  (`-Dserbench.warmQuietWindows`, Measure.java; runs wait for 3 since 2026-12-05, 10 before).
 - aot-cell: the aot-selftest lever, trained by a quick `run` of the cell itself (a cache per row and dataset).
 - jit-beside: the JVM's compiler threads ("C1 CompilerThre", "C2 CompilerThre") moved to the other core
   as soon as they appear (polled every 2 ms), the timed thread and everything else left on the harness
@@ -59,6 +60,7 @@ CONDITIONS = (
     "aot-selftest",
     "aot-noprofile",
     "aot-cell",
+    "quiet-10",
     "quiet-5",
     "quiet-3",
     "jit-beside",
@@ -69,7 +71,11 @@ COMPILER_THREADS = ("C1 CompilerThre", "C2 CompilerThre")
 
 
 def _with_flags(argv: list[str], flags: list[str]) -> list[str]:
-    return [argv[0], *flags, *argv[1:]]
+    """argv with JVM `flags` after the java; a system property they set replaces the command's own
+    (the orchestrator always gives -Dserbench.warmQuietWindows, and the JVM takes the last one)."""
+    keys = {f.split("=", 1)[0] for f in flags if f.startswith("-D")}
+    rest = [a for a in argv[1:] if not (a.startswith("-D") and a.split("=", 1)[0] in keys)]
+    return [argv[0], *flags, *rest]
 
 
 def train(h, argv: list[str], how: str, cache: Path) -> float:
