@@ -34,3 +34,12 @@ def test_bad_input_is_one_line_and_exit_2_before_any_jvm_starts(monkeypatch, cap
     assert jvm_levers.main() == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "Traceback" not in err and says in err
+
+
+def test_a_conditions_system_property_replaces_the_one_the_orchestrators_command_gives():
+    # the JVM takes the last -D of a name, and the command always gives the warm-up's quiet windows
+    argv = ["java", "@jvm.args", "-Dserbench.warmQuietWindows=3", "-cp", "jar", "serbench.Main", "run"]
+    assert jvm_levers._with_flags(argv, ["-Dserbench.warmQuietWindows=10"]) == [
+        "java", "-Dserbench.warmQuietWindows=10", "@jvm.args", "-cp", "jar", "serbench.Main", "run",
+    ]  # fmt: skip
+    assert jvm_levers._with_flags(argv, ["-XX:AOTCache=c.aot"]) == ["java", "-XX:AOTCache=c.aot", *argv[1:]]
