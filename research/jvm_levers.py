@@ -129,10 +129,10 @@ def _pinned(h, argv: list[str], core: int, beside: int | None = None) -> float:
         proc = subprocess.Popen(argv, env=h.env(), stdout=subprocess.DEVNULL, stderr=err,
                                 preexec_fn=lambda: os.sched_setaffinity(0, {core}))  # fmt: skip
         moved: set[int] = set()
-        while proc.poll() is None:
-            if beside is not None:
-                _move_compilers(proc.pid, beside, moved)
+        while beside is not None and proc.poll() is None:  # without compilers to move: just wait
+            _move_compilers(proc.pid, beside, moved)
             time.sleep(0.002)
+        proc.wait()
         wall = time.monotonic() - t0
         if proc.returncode != 0:
             err.seek(0)
