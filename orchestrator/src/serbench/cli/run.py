@@ -465,7 +465,7 @@ def add_parser(command) -> None:
         type=_int_at_least(1),
         metavar="MS",
         help="a harness that waits for its JIT (Java) starts sampling after this long without a compilation "
-        "(default: 60; before 2026-12-05 it was 200)",
+        "(default: 60)",
     )
     s.add_argument(
         "--canary",

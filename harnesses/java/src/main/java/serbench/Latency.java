@@ -82,8 +82,8 @@ public final class Latency {
     /**
      * The latency pass. Warm-up first: passes over all the records, untimed, until the JIT has been
      * quiet (no compilation finished, no compiler thread CPU) for Measure.WARM_QUIET_WINDOWS windows
-     * of 20 ms in a row, or until Measure.warmCapNs(budget); then passes with each operation timed alone (System.nanoTime
-     * around it) until `minOps` operations and `budgetNs` have passed. The result of every operation
+     * of 20 ms in a row, or until Measure.warmCapNs(budget); then passes with each operation timed
+     * alone (System.nanoTime around it) until `minOps` operations and `budgetNs` have passed. The result of every operation
      * is XORed into Measure.sink, so none can be removed.
      */
     public static Histogram run(OneOp op, int n, long budgetNs, long minOps) throws Exception {

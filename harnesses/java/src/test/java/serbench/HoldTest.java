@@ -118,7 +118,8 @@ class HoldTest {
 
     /**
      * The least a run can take after the byte if its warm-up runs after it: warm-up (Measure.sample
-     * and Latency.run) ends only after WARM_QUIET_WINDOWS quiet windows of at least 20 ms, or at its 5 s cap.
+     * and Latency.run) ends only after WARM_QUIET_WINDOWS quiet windows of at least 20 ms, or at its
+     * 5 s cap.
      */
     static final long WARMUP_MIN_NS = Measure.WARM_QUIET_WINDOWS * Measure.WARM_WINDOW_NS;
 
