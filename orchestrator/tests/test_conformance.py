@@ -7,6 +7,7 @@ import json
 
 from serbench.corpus import conformance as C
 from serbench.robustness import cases as R
+from serbench.robustness.grammar_cases import extra_cases
 
 from .conftest import VECTORS
 
@@ -65,3 +66,19 @@ def test_deep_cases_hash_as_the_nested_value_does():
     for _ in range(9):
         v = {"a": v}
     assert C._deep_map_hash(10) == hex64(hash_value({"a": v}))
+
+
+def test_the_second_round_is_in_the_set_but_for_repeated_bytes_and_files_over_the_bound():
+    second = extra_cases()
+    names = {(c.format, c.name) for c in second}
+    taken = {(c.format, c.name) for c in C.cases()}
+    before = {(c.format, c.data) for c in C.cases() if (c.format, c.name) not in names}
+    left = []
+    for c in second:
+        if (c.format, c.name) in taken:
+            continue
+        assert c.cls in C.LEFT_OUT or len(c.data) > C.MAX_CASE_BYTES or (c.format, c.data) in before, c.name
+        left.append((c.format, c.name))
+    assert ("json", "line-separator-inside") in taken and ("cbor", "tag-on-tag") in taken
+    assert ("bson", "deep-1000000") in left and ("json", "deep-map-1000") in left  # 8 MB; the rule case's bytes
+    assert len(taken) - len(C._rule_cases()) - len([c for c in R.all_cases() if c.cls not in C.LEFT_OUT]) > 100

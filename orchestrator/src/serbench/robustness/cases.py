@@ -454,8 +454,7 @@ SPEC_CASES: dict[str, Callable[[], list[Case]]] = {
 
 
 def all_cases(seed: int = DEFAULT_SEED, extra: bool = False) -> list[Case]:
-    """The built-in cases; `extra`: with the second round's (grammar_cases.py), which the conformance
-    set does not take yet."""
+    """The built-in cases; `extra`: with the second round's (grammar_cases.py)."""
     cases = [c for fn in SPEC_CASES.values() for c in fn()] + mutation_cases(seed)
     if extra:
         from .grammar_cases import extra_cases

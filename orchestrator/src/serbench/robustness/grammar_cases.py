@@ -3,9 +3,8 @@
 needs (robustness/growth.py), and the grammar rules the first round's table lacked (JSON's white space
 checked exactly, bytes after a root of every type, BSON's element types outside the data model).
 
-They are robustness cases only: the reference decoders' conformance set (corpus/conformance.py) is
-built from `cases.all_cases()` and does not take them yet, because every harness's reference decoder
-would have to be checked against each (docs/robustness.md, "Not done yet").
+The reference decoders' conformance set (corpus/conformance.py) takes them too, but for the files it
+already has and those over its size bound.
 """
 
 from __future__ import annotations
