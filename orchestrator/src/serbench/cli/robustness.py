@@ -3,6 +3,7 @@ against hostile but valid documents."""
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from collections import Counter
@@ -30,6 +31,9 @@ from .common import (
 )
 from .output import _write_or_warn
 
+#: what a robustness run saves and `--resume` continues with (the limits besides)
+RESUMED = ("lang", "lib", "format", "test", "case", "cases", "seed", "corpus", "out", "jobs")
+
 
 def cmd_robustness(args) -> int:
     """Every decoder row against the robustness cases, each case in its own limited process
@@ -43,7 +47,28 @@ def cmd_robustness(args) -> int:
     from ..robustness import run as rrun
     from ..robustness.limits import MIB, Limits, default_jobs
 
-    limits = Limits(timeout_s=args.timeout_s, memory_bytes=args.memory_mib * MIB, stack_bytes=args.stack_mib * MIB)
+    db, prev = None, None
+    if args.resume is not None:  # the interrupted run's own settings and cases, its finished cases kept
+        db = Store(Path(args.db))
+        prev = db.robustness_run(args.resume) if args.resume else db.resumable_robustness_run()
+        if prev is None:
+            raise UserError(
+                f"no robustness run {args.resume!r} in {args.db}"
+                if args.resume
+                else "no interrupted robustness run to resume"
+            )
+        if db.status(prev) == "done":
+            raise UserError(
+                f"robustness run {prev['id']} is finished; `serbench report --robustness {prev['id']}` shows it"
+            )
+        db.claim(prev["id"])  # raises when another live process is executing it
+        saved = json.loads(prev["args_json"])
+        for k in RESUMED:
+            setattr(args, k, saved.get(k, getattr(args, k)))
+        limits = Limits(**saved["limits"])
+        say(f"resuming robustness run {prev['id']} with its own filters and limits")
+    else:
+        limits = Limits(timeout_s=args.timeout_s, memory_bytes=args.memory_mib * MIB, stack_bytes=args.stack_mib * MIB)
     args.jobs = args.jobs or default_jobs(limits.memory_bytes)
     corpus_dir, _ = _writable_folder(args.corpus, "--corpus"), _writable_folder(args.out, "--out")
     own = None  # your own cases (--cases PATH), read before anything is built: a bad path fails at once
@@ -94,7 +119,12 @@ def cmd_robustness(args) -> int:
     cases = [c for c in manifest["cases"] if picked(c)]
     if not cases and not (with_writers and any(picked(c) for c in manifest["write"]["cases"])):
         raise UserError(f"--case {' '.join(pats)} selects no case; see {case_root / 'manifest.json'}")
-    db = Store(Path(args.db))  # a --db that is not a store is one line before the build, as in `run`
+    if prev is not None and json.loads(prev["cases_json"]) != json.loads(json.dumps(manifest)):
+        raise UserError(
+            f"the cases differ from those robustness run {prev['id']} started with (other serbench code, or "
+            "--cases files changed since); its finished cases judged the old ones: start a new run instead of --resume"
+        )
+    db = db or Store(Path(args.db))  # a --db that is not a store is one line before the build, as in `run`
     hs = []
     for h in make(args.lang or None, ROOT, BuildOptions(verbose=args.verbose)):
         missing = h.missing_toolchain()
@@ -128,19 +158,24 @@ def cmd_robustness(args) -> int:
         raise UserError(
             "the filters select no decoder row (tree or incremental) and no writer; `serbench list` shows the rows"
         )
-    run_id = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-rb") + secrets.token_hex(2)
-    saved = {
-        k: getattr(args, k) for k in ("lang", "lib", "format", "test", "case", "cases", "seed", "corpus", "out", "jobs")
-    }
-    saved |= {"limits": limits.as_dict(), "limits_text": limits.describe()} | _command_line(args)
-    n1 = sum(1 for r in rows for c in cases if c["format"] == r.format)
-    n = n1 + sum(len(wcases[r.format]) for r in wrows)
+    done = frozenset()
+    if prev is None:
+        run_id = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-rb") + secrets.token_hex(2)
+        saved = {k: getattr(args, k) for k in RESUMED}
+        saved |= {"limits": limits.as_dict(), "limits_text": limits.describe()} | _command_line(args)
+        db.create_robustness_run(run_id, saved, envinfo.collect(ROOT, hs), manifest)
+        db.claim(run_id)  # a live run is never taken by --resume, and `history` shows it running
+    else:
+        run_id = prev["id"]
+        done = frozenset(rrun.result_key(r) for r in db.robustness_results(run_id))
+        db.reopen_robustness_run(run_id)
+    n1 = sum(len(rrun.remaining(r, cases, done)) for r in rows)
+    n = n1 + sum(len(rrun.remaining(r, wcases[r.format], done)) for r in wrows)
     say(
-        f"robustness run {run_id}: {len(rows)} decoder rows, {len(wrows)} writer rows, {n} processes, "
-        f"{args.jobs} at a time; "
-        f"limits per process: {limits.describe()}"
+        f"robustness run {run_id}: {len(rows)} decoder rows, {len(wrows)} writer rows, {n} processes"
+        + (f" ({len(done)} finished before)" if done else "")
+        + f", {args.jobs} at a time; limits per process: {limits.describe()}"
     )
-    db.create_robustness_run(run_id, saved, envinfo.collect(ROOT, hs), manifest)
     bar = ProgressBar()
     t0 = time.monotonic()
 
@@ -151,17 +186,20 @@ def cmd_robustness(args) -> int:
     try:
         rrun.run_rows(
             rows, cases, case_root, limits, lambda r: db.record_robustness(run_id, r),
-            lambda d, _, label: bar(d, n, label), row_done, jobs=args.jobs,
+            lambda d, _, label: bar(d, n, label), row_done, jobs=args.jobs, finished=done,
         )  # fmt: skip
         if wrows:  # the writers after the decoders; their case files are named from the corpus folder
             rrun.run_rows(
                 wrows, [c for cs in wcases.values() for c in cs], corpus_dir, limits,
                 lambda r: db.record_robustness(run_id, r), lambda d, _, label: bar(n1 + d, n, label), row_done,
-                jobs=args.jobs,
+                jobs=args.jobs, finished=done,
             )  # fmt: skip
     except KeyboardInterrupt as e:
         status, code = "interrupted", _interrupted_code(e)
-        say("\ninterrupted; the finished cases are stored and reported")
+        say(
+            "\ninterrupted; the finished cases are stored and reported. "
+            f"Continue with: ./serbench robustness --resume {run_id}"
+        )
     except BaseException:
         db.finish_robustness_run(run_id, "interrupted")  # an orchestrator error: never left "running"
         raise
@@ -234,4 +272,13 @@ def add_parser(command) -> None:
     s.add_argument("--out", default=str(ROOT / "results"), help="where <run-id>/robustness.md goes")
     s.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder (cases go to its robustness/)")
     s.add_argument("--seed", type=SEED, default=DEFAULT_SEED, help="generator seed (0 to 2^64-1)")
+    s.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="RUN_ID",
+        help="finish an interrupted robustness run with its own filters, cases and limits, running only the cases "
+        "it did not finish (default: the latest unfinished one)",
+    )
     s.set_defaults(fn=cmd_robustness)

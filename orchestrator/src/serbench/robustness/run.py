@@ -248,6 +248,23 @@ def run_case(row: Row, case: dict, case_dir: Path, limits: Limits) -> dict:
     return result_row(row, case, outcome, h, reason, ex)
 
 
+#: what names a result in the store (robustness_results' key within a run)
+RESULT_KEY = ("harness", "bench", "test", "format", "case_name")
+
+
+def row_key(row: Row) -> tuple:
+    return (row.harness.name, row.bench["id"], row.test, row.format)
+
+
+def result_key(result: dict) -> tuple:
+    return tuple(result[k] for k in RESULT_KEY)
+
+
+def remaining(row: Row, cases: list[dict], finished: frozenset) -> list[dict]:
+    """The cases of the row's format whose `result_key` is not in `finished`."""
+    return [c for c in cases if c["format"] == row.format and row_key(row) + (c["name"],) not in finished]
+
+
 def result_row(row: Row, case: dict, outcome: str, h: str | None, reason: str | None, ex: Exit) -> dict:
     return {
         "harness": row.harness.name,
@@ -301,15 +318,22 @@ def run_rows(
     progress: Callable[[int, int, str], None],
     row_done: Callable[[Row, list[dict], float], None],
     jobs: int = 1,
+    finished: frozenset = frozenset(),
 ) -> int:
-    """Every row against every case of its format; `record` stores each result as it comes, in case
-    order. `jobs` cases of one row run side by side, each under its own limits (limits.default_jobs)."""
+    """Every row against every case of its format but those in `finished` (`result_key`s: a resumed run's
+    finished cases); `record` stores each result as it comes, in case order. `jobs` cases of one row run
+    side by side, each under its own limits (limits.default_jobs)."""
     import time
 
     by_format: dict[str, list[dict]] = {}
     for c in cases:
         by_format.setdefault(c["format"], []).append(c)
-    total = sum(len(by_format.get(r.format, [])) for r in rows)
+
+    def todo(row: Row) -> list[dict]:
+        return remaining(row, by_format.get(row.format, []), finished)
+
+    rows = [r for r in rows if todo(r)]
+    total = sum(len(todo(r)) for r in rows)
     done = 0
     # One at a time runs in this thread, so Ctrl-C reaches run_limited, which kills the process group
     # at once; with --jobs N, threads each wait on their own process.
@@ -317,7 +341,7 @@ def run_rows(
     mapper = pool.map if pool else map
     try:
         for row in rows:
-            mine = by_format.get(row.format, [])
+            mine = todo(row)
             t0 = time.monotonic()
             results = []
             progress(done, total, row.label)

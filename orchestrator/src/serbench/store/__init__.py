@@ -515,6 +515,16 @@ class Store(RunLocks):
             (run_id, time.time(), json.dumps(args), json.dumps(env), json.dumps(cases)),
         )
 
+    def resumable_robustness_run(self) -> sqlite3.Row | None:
+        """The latest unfinished robustness run that no live process is executing."""
+        for r in self.db.execute("SELECT * FROM robustness_runs WHERE status!='done' ORDER BY started_at DESC"):
+            if self.status(r) == "interrupted":
+                return r
+        return None
+
+    def reopen_robustness_run(self, run_id: str) -> None:
+        self.db.execute("UPDATE robustness_runs SET finished_at=NULL, status='running' WHERE id=?", (run_id,))
+
     def finish_robustness_run(self, run_id: str, status: str = "done") -> None:
         self.db.execute("UPDATE robustness_runs SET finished_at=?, status=? WHERE id=?", (time.time(), status, run_id))
 
