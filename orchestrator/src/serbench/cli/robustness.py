@@ -50,7 +50,7 @@ def cmd_robustness(args) -> int:
     db, prev = None, None
     if args.resume is not None:  # the interrupted run's own settings and cases, its finished cases kept
         db = Store(Path(args.db))
-        prev = db.robustness_run(args.resume) if args.resume else db.resumable_robustness_run()
+        prev = db.robustness_run(args.resume) if args.resume else db.resumable_run("robustness_runs")
         if prev is None:
             raise UserError(
                 f"no robustness run {args.resume!r} in {args.db}"

@@ -236,9 +236,9 @@ class Store(RunLocks):
             return "interrupted"
         return run["status"]
 
-    def resumable_run(self) -> sqlite3.Row | None:
-        """The latest unfinished run that no live process is executing."""
-        for r in self.db.execute("SELECT * FROM runs WHERE status!='done' ORDER BY started_at DESC"):
+    def resumable_run(self, table: str = "runs") -> sqlite3.Row | None:
+        """The latest unfinished run (of `table`: runs, or robustness_runs) that no live process is executing."""
+        for r in self.db.execute(f"SELECT * FROM {table} WHERE status!='done' ORDER BY started_at DESC"):
             if self.status(r) == "interrupted":
                 return r
         return None
@@ -514,13 +514,6 @@ class Store(RunLocks):
             "INSERT INTO robustness_runs VALUES (?, ?, NULL, 'running', ?, ?, ?)",
             (run_id, time.time(), json.dumps(args), json.dumps(env), json.dumps(cases)),
         )
-
-    def resumable_robustness_run(self) -> sqlite3.Row | None:
-        """The latest unfinished robustness run that no live process is executing."""
-        for r in self.db.execute("SELECT * FROM robustness_runs WHERE status!='done' ORDER BY started_at DESC"):
-            if self.status(r) == "interrupted":
-                return r
-        return None
 
     def reopen_robustness_run(self, run_id: str) -> None:
         self.db.execute("UPDATE robustness_runs SET finished_at=NULL, status='running' WHERE id=?", (run_id,))
