@@ -78,6 +78,18 @@ def _jdk_option(s) -> None:
     )
 
 
+def _resume_option(s, what: str) -> None:
+    """`--resume [RUN_ID]` of run and robustness: "" for the latest unfinished run, None when not given."""
+    s.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="RUN_ID",
+        help=f"finish an interrupted {what} (default: the latest unfinished one)",
+    )
+
+
 def _build(hs: list) -> None:
     for h in hs:
         h.build_and_hold(say)

@@ -26,6 +26,7 @@ from .common import (
     _int_at_least,
     _interrupted_code,
     _non_negative,
+    _resume_option,
     _writable_folder,
     say,
 )
@@ -272,13 +273,5 @@ def add_parser(command) -> None:
     s.add_argument("--out", default=str(ROOT / "results"), help="where <run-id>/robustness.md goes")
     s.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder (cases go to its robustness/)")
     s.add_argument("--seed", type=SEED, default=DEFAULT_SEED, help="generator seed (0 to 2^64-1)")
-    s.add_argument(
-        "--resume",
-        nargs="?",
-        const="",
-        default=None,
-        metavar="RUN_ID",
-        help="finish an interrupted robustness run with its own filters, cases and limits, running only the cases "
-        "it did not finish (default: the latest unfinished one)",
-    )
+    _resume_option(s, "robustness run with its own filters, cases and limits, running only the cases it did not finish")
     s.set_defaults(fn=cmd_robustness)

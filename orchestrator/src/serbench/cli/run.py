@@ -34,6 +34,7 @@ from .common import (
     _jdk_option,
     _non_negative,
     _percent,
+    _resume_option,
     _usable_harnesses,
     _writable_folder,
     say,
@@ -480,14 +481,7 @@ def add_parser(command) -> None:
     s.add_argument("--out", default=str(ROOT / "results"), help="where <run-id>/report.md goes")
     s.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder")
     s.add_argument("--seed", type=SEED, default=DEFAULT_SEED, help="generator seed (0 to 2^64-1)")
-    s.add_argument(
-        "--resume",
-        nargs="?",
-        const="",
-        default=None,
-        metavar="RUN_ID",
-        help="finish an interrupted run (default: the latest unfinished one)",
-    )
+    _resume_option(s, "run")
     s.add_argument(
         "--build-profile",
         choices=("speed", "size"),
