@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 
+from serbench import objhash
 from serbench.corpus import conformance as C
+from serbench.corpus.build import check_data_model
+from serbench.corpus.formats import DECODERS, DEPTH_MESSAGE, MAX_DEPTH, FormatError
 from serbench.robustness import cases as R
 from serbench.robustness.grammar_cases import extra_cases
 
@@ -82,3 +85,37 @@ def test_the_second_round_is_in_the_set_but_for_repeated_bytes_and_files_over_th
     assert ("json", "line-separator-inside") in taken and ("cbor", "tag-on-tag") in taken
     assert ("bson", "deep-1000000") in left and ("json", "deep-map-1000") in left  # 8 MB; the rule case's bytes
     assert len(taken) - len(C._rule_cases()) - len([c for c in R.all_cases() if c.cls not in C.LEFT_OUT]) > 100
+
+
+def _depth(name: str) -> int:
+    """The nesting depth a depth case names (deep-3000, nested-maps-1000), else 0."""
+    last = name.rsplit("-", 1)[-1]
+    return int(last) if name.startswith(("deep", "nested")) and last.isdigit() else 0
+
+
+def test_the_importer_of_a_users_file_answers_the_set_as_the_reference_decoders_do_up_to_its_depth_limit():
+    """formats.py with check_data_model reads a user's JSON, MessagePack or CBOR file (`run --data`):
+    every conformance case of those formats gets the manifest's answer from it, but that a document
+    nested deeper than MAX_DEPTH is refused with its own message (spec/generator.md, "User files"),
+    where the reference decoders have no limit. (Its BSON and UBJSON read back only serbench's own
+    corpus: test_native_reference_decoder.py pins where they are laxer.)"""
+    m = json.loads((CONF / "manifest.json").read_text())
+    checked, refused_deep = 0, 0
+    for c in m["cases"]:
+        if c["format"] not in ("json", "msgpack", "cbor") or _depth(c["name"]) > 3_000:
+            continue  # (deeper, only the limit's message would be checked again)
+        try:
+            doc = DECODERS[c["format"]]((CONF / c["file"]).read_bytes())
+            check_data_model(doc)
+            got = objhash.hex64(objhash.hash_value(doc)) if isinstance(doc, dict) else "not a map"
+        except FormatError as e:
+            got = "reject"
+            if str(e) == DEPTH_MESSAGE and c["expect"] == "accept":  # (1,000 nested CBOR tags: both refuse)
+                assert _depth(c["name"]) > MAX_DEPTH, c["name"]
+                refused_deep += 1
+                continue
+        checked += 1
+        assert got == (c["hash"] if c["expect"] == "accept" else "reject") or (
+            got == "not a map" and c["expect"] == "reject"  # load_user_file refuses a root that is not a map
+        ), f"{c['format']}/{c['name']}: {got}"
+    assert checked > 450 and refused_deep >= 6
