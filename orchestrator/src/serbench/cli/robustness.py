@@ -165,7 +165,7 @@ def cmd_robustness(args) -> int:
         saved = {k: getattr(args, k) for k in RESUMED}
         saved |= {"limits": limits.as_dict(), "limits_text": limits.describe()} | _command_line(args)
         db.create_robustness_run(run_id, saved, envinfo.collect(ROOT, hs), manifest)
-        db.claim(run_id)  # a live run is never taken by --resume, and `history` shows it running
+        db.claim(run_id)  # --resume never takes a live run, and tells a killed one by its free lock
     else:
         run_id = prev["id"]
         done = frozenset(rrun.result_key(r) for r in db.robustness_results(run_id))
