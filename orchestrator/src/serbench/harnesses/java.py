@@ -154,11 +154,12 @@ class JavaHarness(Harness):
     )
     # Each JVM process starts and warms up until its JIT settles (1.4 s a process on the harness core
     # in `--lang java`, run 20261205-201136-d466), so quick mode's 3 processes for each of Java's 651
-    # cells take 46 minutes, three times the whole default matrix's 15: the default run leaves Java out
-    # and says so (docs/methodology.md, "A JVM process's cost").
+    # cells take 46 minutes, and those of the seed datasets alone 28 (run 20261206-005351-172b, both
+    # cores busy), past the 12 minutes quick mode gives every cell (modes.py): the default run leaves
+    # Java out and says so (docs/methodology.md, "A JVM process's cost").
     not_in_default_run = (
         "each JVM process spends over a second starting and warming up its JIT: Java's quick cells take "
-        "about 46 minutes alone, past quick mode's 15"
+        "about 46 minutes alone, past the 12 minutes quick mode gives all cells"
     )
     # HotSpot's collector runs inside the timed batches as Go's does (fairness.md rule 6); JMH's average
     # time is the mean for the same reason. Go's cells measured the effect (go.py); Java's were not
