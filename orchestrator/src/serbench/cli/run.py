@@ -248,7 +248,12 @@ def _run(args, db: Store) -> int:
         say(
             f"run {run_id}: {n_real} cells + {len(cells) - n_real} baselines, {mode.name} mode: {mode.rounds} to "
             f"{mode.cap_rounds} rounds per cell (to a 95% CI within ±{mode.target_rel_ci:.1%}), "
-            + (f"time budget {budget / 60:.1f} min" if math.isfinite(budget) else "no time budget")
+            # the minimum rounds run whatever the budget (runner.run_cells); on a slow host they outrun it
+            + (
+                f"rounds past {mode.rounds} while the {budget / 60:.1f}-min time budget lasts"
+                if math.isfinite(budget)
+                else "no time budget"
+            )
             + (f"; harness on CPU {pin.harness_cpu}, orchestrator on CPU {pin.orchestrator_cpu}" if pin.on else "")
         )
     try:
