@@ -174,6 +174,41 @@ def test_a_noisy_run_on_an_idle_machine_says_the_noise_came_from_outside_it_and_
     assert "--mode full" in warning and "--measure instructions" in warning and "Quiet the machine" not in warning
 
 
+def test_a_run_whose_minimum_rounds_outran_its_time_budget_says_no_cell_got_more(tmp_path):
+    # The minimum rounds run whatever the budget; on a slow host the default run's took 16.5 of its 12
+    # minutes, and the run had promised only the budget (run 20261206-013409-5880)
+    store = Store(tmp_path / "s.db")
+    load = [{"wall_s": 990.0, "cpu_capacity_s": 1980.0, "cpu_other_s": 16.5, "other_share": 0.0083}]
+    args = {"rounds": 3, "time_budget_s": 720, "target_ci": 0.01}
+    store.create_run("slow", "quick", args, ENV | {"load": load}, MANIFEST)
+    for bench, per_iter in (("a", 1000), ("b", 2000), ("c", 3000)):
+        _cell(store, "slow", bench, "tree", "json", per_iter)
+    runner.finalize(store, "slow", 50, 1)
+    store.db.execute("UPDATE cells SET rel_ci=0.02 WHERE bench != 'c'")
+    (warning,) = markdown.run_warnings(store.run("slow"), store.cells("slow"))
+    assert warning.startswith("the first 3 rounds of every cell took 16.5 min, past the run's 12.0-min time budget")
+    assert "2 of 3 cells are short of the ±1.0% target" in warning and "--time-budget-s" in warning
+    text = measured_section(markdown.render(store.run("slow"), store.cells("slow")))
+    assert "> **⚠ Warning:** The first 3 rounds of every cell took 16.5 min" in text
+    # a cell that got a fourth round: the budget did add rounds, so nothing to say
+    store.db.execute("UPDATE cells SET n_rounds=4 WHERE bench = 'c'")
+    assert markdown.run_warnings(store.run("slow"), store.cells("slow")) == []
+    # every cell within its target at the minimum: no round was missing
+    store.db.execute("UPDATE cells SET n_rounds=3, rel_ci=0.005")
+    assert markdown.run_warnings(store.run("slow"), store.cells("slow")) == []
+    # the rounds within the budget, or a run stored without one
+    store.db.execute("UPDATE cells SET rel_ci=0.02")
+    assert len(markdown.run_warnings(store.run("slow"), store.cells("slow"))) == 1
+    within = [{**load[0], "wall_s": 700.0}]
+    store.create_run("fast", "quick", args, ENV | {"load": within}, MANIFEST)
+    store.create_run("old", "quick", {"rounds": 3}, ENV | {"load": load}, MANIFEST)
+    for run_id in ("fast", "old"):
+        _cell(store, run_id, "a", "tree", "json", 1000)
+        runner.finalize(store, run_id, 50, 1)
+        store.db.execute("UPDATE cells SET rel_ci=0.02 WHERE run_id = ?", (run_id,))
+        assert markdown.run_warnings(store.run(run_id), store.cells(run_id)) == []
+
+
 def _snapshots(*readings):
     """load_snapshot stand-ins: (busy_s, total_s, own_s, clock, loadavg) in order."""
     it = iter(readings)

@@ -268,6 +268,9 @@ def run_warnings(run: sqlite3.Row, cells: list[sqlite3.Row]) -> list[str]:
             f"ran (on average {load['other_share'] * cores:.1f} of its {cores} cores), so times are slower and "
             "noisier than on a quiet machine. Stop other work (builds, browsers, other benchmarks) and run again."
         )
+    outrun = _budget_outrun(run, cells, load)
+    if outrun:
+        out.append(outrun)
     noise = run_noise(cells)
     if noise and noise.noisy:
         ci = (  # runs stored before cells had an interval have none
@@ -306,6 +309,27 @@ def run_warnings(run: sqlite3.Row, cells: list[sqlite3.Row]) -> list[str]:
             "other. Look at their samples (`serbench report --format json`) or run them again with more rounds."
         )
     return out
+
+
+def _budget_outrun(run: sqlite3.Row, cells: list[sqlite3.Row], load: dict | None) -> str | None:
+    """The minimum rounds alone took longer than the run's time budget (runner.run_cells runs them
+    whatever it says), so no cell got the extra rounds its mode adds toward its CI target: on a slow
+    host on 2026-12-06 the default run's first 3 rounds took 16.5 of its 12 minutes (run
+    20261206-013409-5880), and the run had said only "time budget 12.0 min"."""
+    args = json.loads(run["args_json"])
+    budget, rounds, target = args.get("time_budget_s"), args.get("rounds"), args.get("target_ci")
+    if not (budget and rounds and target and load and load["wall_s"] > budget):
+        return None
+    ok = [c for c in cells if c["status"] == "ok" and c["n_rounds"] is not None]
+    short = sum(1 for c in ok if c["rel_ci"] is not None and c["rel_ci"] > target)
+    if not short or any(c["n_rounds"] > rounds for c in ok):
+        return None
+    return (
+        f"the first {rounds} rounds of every cell took {load['wall_s'] / 60:.1f} min, past the run's "
+        f"{budget / 60:.1f}-min time budget, so no cell got more: {short} of {len(ok)} cells are short of the "
+        f"±{target:.1%} target their extra rounds would have aimed at. Fewer cells (`--lang`, `--lib`, `--size`, "
+        "`--dataset`), more time (`--time-budget-s`) or a quieter host leave room for them."
+    )
 
 
 def commit_text(env: dict) -> str:
