@@ -444,8 +444,13 @@ def add_parser(command) -> None:
         "--time-budget-s",
         type=_non_negative,
         metavar="S",
-        help="wall time for the whole run's cells, extra passes stop when it is spent "
-        "(default: quick 0.9 s, full 6 s per cell; 0: no budget)",
+        help="wall time for the whole run's cells: extra passes stop when it is spent, the minimum rounds "
+        "always run (default: "
+        + ", ".join(
+            f"{m.name} {m.wall_per_cell_s:g} s a cell up to {m.max_run_budget_s / 60:g} min"
+            for m in runner.MODES.values()
+        )
+        + "; 0: no budget)",
     )
     s.add_argument(
         "--warmup-k",
