@@ -116,10 +116,14 @@ class JsHarness(Harness):
     def is_built(self) -> bool:
         return self.node.exists() and (self.dir / "main.mjs").exists()
 
-    def command(self) -> list[str]:
+    def _node_argv(self, *flags: str) -> list[str]:
+        """The pinned node with `flags`, running the harness (a HarnessError when it is not built)."""
         if not self.node.exists():
             raise HarnessError("js harness is not built; run `serbench run --lang js` or `serbench doctor`")
-        return [str(self.node), *self.NODE_FLAGS, str(self.dir / "main.mjs")]
+        return [str(self.node), *flags, str(self.dir / "main.mjs")]
+
+    def command(self) -> list[str]:
+        return self._node_argv(*self.NODE_FLAGS)
 
     def limited_command(self, memory_bytes: int, stack_bytes: int) -> list[str]:
         """Node under the robustness run's limits. V8 starts under RLIMIT_AS (its pointer-compression
@@ -129,7 +133,7 @@ class JsHarness(Harness):
         reported as one; the main thread's stack stays Node's own (984 KB, below RLIMIT_STACK). It times
         nothing, so V8 keeps its background threads (the robustness figures in docs/robustness.md)."""
         heap_mib = max(64, memory_bytes // (1 << 20) // 2)
-        return [str(self.node), f"--max-old-space-size={heap_mib}", "--expose-gc", str(self.dir / "main.mjs")]
+        return self._node_argv(f"--max-old-space-size={heap_mib}", "--expose-gc")
 
     def env(self) -> dict:
         # NODE_OPTIONS of the user's shell would change the runtime's flags behind the harness's back

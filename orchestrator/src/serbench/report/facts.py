@@ -314,8 +314,7 @@ def run_warnings(run: sqlite3.Row, cells: list[sqlite3.Row]) -> list[str]:
 def _budget_outrun(run: sqlite3.Row, cells: list[sqlite3.Row], load: dict | None) -> str | None:
     """The minimum rounds alone took longer than the run's time budget (runner.run_cells runs them
     whatever it says), so no cell got the extra rounds its mode adds toward its CI target: on a slow
-    host on 2026-12-06 the default run's first 3 rounds took 16.5 of its 12 minutes (run
-    20261206-013409-5880), and the run had said only "time budget 12.0 min"."""
+    host the default run's first 3 rounds took 16.5 of its 12 minutes (run 20261206-013409-5880)."""
     args = json.loads(run["args_json"])
     budget, rounds, target = args.get("time_budget_s"), args.get("rounds"), args.get("target_ci")
     if not (budget and rounds and target and load and load["wall_s"] > budget):
